@@ -1,0 +1,40 @@
+/**
+ * Secret masking for every string that leaves the process: log lines, error messages, provider
+ * responses, listings. Two nets: the exact values of every secret the process resolved, and
+ * patterns for secrets it never saw (keys in a provider's error text, passwords in URLs).
+ */
+export const MASK = '***';
+
+const knownSecrets = new Set<string>();
+
+/** Remembers a resolved secret so that it is masked wherever it appears later. */
+export function registerSecret(value: string | null | undefined): void {
+  // Very short values would mask ordinary words; a real key or password is longer.
+  if (value && value.length >= 4) knownSecrets.add(value);
+}
+
+const PATTERNS: [RegExp, string][] = [
+  [/\b(sk|rk|pk)-[A-Za-z0-9_-]{8,}/g, MASK], // provider API keys
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)([^@/\s]+)@/gi, `$1${MASK}@`], // scheme://user:pass@
+  [/\b(password|passwd|pwd|api[_-]?key|x-api-key|secret|token)(["']?\s*[:=]\s*["']?)([^\s"',;&}]+)/gi, `$1$2${MASK}`],
+];
+
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of knownSecrets) {
+    if (out.includes(secret)) out = out.split(secret).join(MASK);
+  }
+  for (const [re, replacement] of PATTERNS) out = out.replace(re, replacement);
+  return out;
+}
+
+/** Redacts every string inside a JSON-like value (for provider responses and audit records). */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;
+  }
+  return value;
+}

@@ -1,0 +1,52 @@
+import type { Dialect, SchemaSnapshot, TypeKind } from './schema';
+
+export type DatasourceType = 'duckdb' | 'sqlite' | 'postgres' | 'mysql';
+export const DATASOURCE_TYPES: readonly DatasourceType[] = ['duckdb', 'sqlite', 'postgres', 'mysql'];
+
+/** A JSON-safe cell: BIGINT beyond 2^53 and exact decimals that do not fit a double become strings. */
+export type Cell = string | number | boolean | null;
+
+export interface ResultColumn {
+  readonly name: string;
+  readonly kind: TypeKind;
+}
+
+export interface ResultBatch {
+  readonly columns: readonly ResultColumn[];
+  readonly rows: Cell[][];
+}
+
+export interface ExecuteOptions {
+  /** Statement timeout; the datasource's `limits.timeout_s` when not given. */
+  readonly timeoutMs?: number;
+  /** Rows per streamed batch. */
+  readonly batchSize?: number;
+  /** Stops reading after this many rows (the adapter still closes the cursor cleanly). */
+  readonly maxRows?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface IntrospectOptions {
+  /** Distinct sample values per column (default 5). */
+  readonly sampleValues?: number;
+}
+
+/**
+ * One datasource. Built (validated, nothing opened) by the factory; `connect` opens the pool.
+ * Every statement runs read-only: a write fails even when it reaches the database.
+ * `sql` is in the adapter's own dialect with its own placeholders ($1 for postgres and duckdb, ? otherwise).
+ */
+export interface DatasourceAdapter {
+  readonly id: string;
+  readonly type: DatasourceType;
+  readonly dialect: Dialect;
+  connect(): Promise<void>;
+  /** Cheap round trip (`SELECT 1`); throws with the reason when unhealthy. */
+  healthCheck(): Promise<void>;
+  introspect(options?: IntrospectOptions): Promise<SchemaSnapshot>;
+  /** Whole result in memory: only for small, capped results. */
+  execute(sql: string, params?: readonly unknown[], options?: ExecuteOptions): Promise<ResultBatch>;
+  /** The result in batches, never whole in memory. */
+  stream(sql: string, params?: readonly unknown[], options?: ExecuteOptions): AsyncIterable<ResultBatch>;
+  close(): Promise<void>;
+}
