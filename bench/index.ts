@@ -1,0 +1,40 @@
+/**
+ * `npm run bench -- <suite> [--data DIR] [--json OUT] [suite options]`
+ * Each suite lives in bench/<suite>/index.ts and exports `run(args): Promise<object>`; the figures
+ * it returns are printed by the suite and, with --json, written to OUT.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+export interface BenchArgs {
+  readonly data?: string;
+  readonly json?: string;
+  readonly options: Record<string, string | boolean | undefined>;
+}
+
+const SUITES = ['roundtrip', 'retrieval', 'e2e', 'results'] as const;
+
+async function main(): Promise<void> {
+  const [suite, ...rest] = process.argv.slice(2);
+  if (!suite || !(SUITES as readonly string[]).includes(suite)) {
+    console.error(`usage: npm run bench -- <${SUITES.join('|')}> [--data DIR] [--json OUT]`);
+    process.exit(2);
+  }
+  const { values } = parseArgs({
+    args: rest,
+    strict: false,
+    options: { data: { type: 'string' }, json: { type: 'string' } },
+  });
+  const mod = (await import(`./${suite}/index`)) as { run(args: BenchArgs): Promise<object> };
+  const figures = await mod.run({
+    data: values.data as string | undefined,
+    json: values.json as string | undefined,
+    options: values as Record<string, string | boolean | undefined>,
+  });
+  if (values.json) writeFileSync(String(values.json), JSON.stringify(figures, null, 2) + '\n');
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+});
