@@ -16,6 +16,9 @@ const StringList = () => Type.Array(Type.String());
 
 export const ConnectionSchema = Closed({
   path: Type.Optional(Type.String({ description: 'File path (duckdb, sqlite)' })),
+  demo: Type.Optional(
+    Type.Boolean({ description: 'duckdb only: build the demo database at `path` when it is missing (default false)' }),
+  ),
   url: Type.Optional(Secret({ description: 'Connection URL (postgres, mysql); may hold a password' })),
   host: Type.Optional(Type.String()),
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
