@@ -1,0 +1,58 @@
+/**
+ * Maps every exception to an HTTP answer: Nest's own HttpExceptions pass through (as `{detail,
+ * error_code}`), engine errors by their code (error-status.ts), anything else is a 500 with a
+ * generic detail while the stack goes to the server log only. A response already started (an SSE
+ * stream) is never written again.
+ */
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { redact } from '../../config/redact';
+import { getLogger } from '../../engine/logging/logger';
+import { statusForCode } from './error-status';
+
+const log = getLogger('nl2sql.http');
+
+export const GENERIC_500 = 'internal error; the server log has the details';
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request & { id?: string }>();
+    if (res.headersSent) {
+      log.error('error after the response started', { request_id: req.id, error: describe(exception) });
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    const { status, body } = this.toHttp(exception, req);
+    res.status(status).json(body);
+  }
+
+  private toHttp(exception: unknown, req: Request & { id?: string }): { status: number; body: object } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      if (typeof response === 'object' && response && 'detail' in response) return { status, body: response };
+      const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+      const detail = Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
+      const code = status === HttpStatus.UNPROCESSABLE_ENTITY ? 'REQUEST_INVALID' : httpCode(status);
+      return { status, body: { detail: redact(detail), error_code: code } };
+    }
+    const code = (exception as { code?: unknown })?.code;
+    const status = typeof code === 'string' ? statusForCode(code) : null;
+    if (status !== null && exception instanceof Error) {
+      return { status, body: { detail: redact(exception.message), error_code: code } };
+    }
+    log.error('unexpected failure', { request_id: req.id, method: req.method, path: req.path, error: describe(exception) });
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: GENERIC_500, error_code: 'INTERNAL_ERROR' } };
+  }
+}
+
+function httpCode(status: number): string {
+  return (HttpStatus[status] ?? 'HTTP_ERROR').toString();
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+}

@@ -1,0 +1,58 @@
+/**
+ * Decides which roles a request carries (spec 5). The service does not authenticate: a trusted
+ * proxy sets `api.role_header`, or `api.role` gives every request one static role, or (local
+ * testing only) `api.trust_body_role` reads `user_context.roles` from the body. First match wins.
+ */
+import type { Request } from 'express';
+import type { AppConfig } from '../../config/defaults';
+
+export type RoleSource = 'header' | 'static' | 'body';
+
+export interface CallerRoles {
+  /** Roles found, or null when no source gave any. */
+  readonly roles: readonly string[] | null;
+  readonly source: RoleSource | null;
+  readonly userId: string | null;
+}
+
+export const ROLE_KEYS_HINT = 'api.role_header, api.role or api.trust_body_role';
+
+export function roleSourceConfigured(api: AppConfig['api']): boolean {
+  return Boolean(api.role_header || api.role || api.trust_body_role);
+}
+
+export function resolveRoles(api: AppConfig['api'], req: Request): CallerRoles {
+  if (api.role_header) {
+    const raw = req.headers[api.role_header.toLowerCase()];
+    const roles = splitRoles(Array.isArray(raw) ? raw.join(',') : raw);
+    if (roles.length) return { roles, source: 'header', userId: headerUser(req) };
+  }
+  if (api.role) return { roles: [api.role], source: 'static', userId: null };
+  if (api.trust_body_role) {
+    const ctx = (req.body as { user_context?: unknown } | undefined)?.user_context;
+    if (ctx && typeof ctx === 'object') {
+      const list = (ctx as { roles?: unknown }).roles;
+      const roles = Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+      const userId = (ctx as { user_id?: unknown }).user_id;
+      if (roles.length) return { roles: roles.map((r) => r.trim()), source: 'body', userId: typeof userId === 'string' ? userId : null };
+    }
+  }
+  return { roles: null, source: null, userId: null };
+}
+
+function splitRoles(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+}
+
+function headerUser(req: Request): string | null {
+  const v = req.headers['x-user-id'];
+  return typeof v === 'string' && v ? v : null;
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}

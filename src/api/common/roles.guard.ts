@@ -1,0 +1,73 @@
+/**
+ * One guard for the three access levels of spec 5: `none` (health, listings), `any` (query and
+ * result routes need some role), `admin` (role in policies.admin_roles; with no role source
+ * configured, loopback clients only). The resolved roles are attached to the request for handlers.
+ */
+import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Engine } from '../../engine/engine';
+import { ErrorBody } from './error-body.dto';
+import { forbidden, unauthorized } from './http-errors';
+import { type CallerRoles, isLoopback, resolveRoles, ROLE_KEYS_HINT, roleSourceConfigured } from './role-resolver';
+
+export type Access = 'any' | 'admin';
+const ACCESS = 'nl2sql:access';
+
+export interface RequestWithRoles extends Request {
+  caller?: CallerRoles;
+}
+
+/** The route needs a role from any source (401 otherwise). */
+export const AnyRole = () =>
+  applyDecorators(
+    SetMetadata(ACCESS, 'any'),
+    UseGuards(RolesGuard),
+    ApiUnauthorizedResponse({ description: 'No role: set ' + ROLE_KEYS_HINT, type: ErrorBody }),
+  );
+
+/** The route needs an admin role (401 without a role, 403 with roles none of which is admin). */
+export const AdminOnly = () =>
+  applyDecorators(
+    SetMetadata(ACCESS, 'admin'),
+    UseGuards(RolesGuard),
+    ApiUnauthorizedResponse({ description: 'No role', type: ErrorBody }),
+    ApiForbiddenResponse({
+      description: 'Role not in policies.admin_roles, or a non-loopback client with no role source configured',
+      type: ErrorBody,
+    }),
+  );
+
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly engine: Engine,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    if (!access) return true;
+    const req = context.switchToHttp().getRequest<RequestWithRoles>();
+    const api = this.engine.config.api;
+    const caller = resolveRoles(api, req);
+    req.caller = caller;
+    if (access === 'admin' && !roleSourceConfigured(api)) {
+      if (isLoopback(req.socket.remoteAddress)) return true;
+      throw forbidden(
+        `admin routes answer only loopback clients when no role source is configured; set ${ROLE_KEYS_HINT} (and policies.admin_roles)`,
+      );
+    }
+    if (!caller.roles) {
+      throw unauthorized(`no role on this request; the service takes roles from ${ROLE_KEYS_HINT}`);
+    }
+    if (access === 'admin') {
+      const admins = this.engine.config.policies.admin_roles;
+      if (!caller.roles.some((r) => admins.includes(r))) {
+        throw forbidden(`this route needs one of the roles in policies.admin_roles (${admins.join(', ')})`);
+      }
+    }
+    return true;
+  }
+}

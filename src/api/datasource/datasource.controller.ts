@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ConfigError } from '../../config/config-error';
+import { Engine } from '../../engine/engine';
+import { getLogger } from '../../engine/logging/logger';
+import { ErrorBody } from '../common/error-body.dto';
+import { GENERIC_500 } from '../common/http-exception.filter';
+import { AdminOnly, type RequestWithRoles } from '../common/roles.guard';
+import { DatasourceList, DatasourceRequest, DatasourceResponse, ListedDatasourceDto } from './datasource.dto';
+import { ApiHttpError } from '../common/http-errors';
+
+const log = getLogger('nl2sql.datasource');
+
+@ApiTags('datasource')
+@Controller('api/v1/datasource')
+export class DatasourceController {
+  constructor(private readonly engine: Engine) {}
+
+  /** Adds a datasource to the running engine (built, not connected, not indexed). Admin only. */
+  @Post()
+  @HttpCode(200)
+  @AdminOnly()
+  @ApiOkResponse({ type: DatasourceResponse })
+  @ApiUnprocessableEntityResponse({ description: 'The config is not a valid datasource entry', type: ErrorBody })
+  addDatasource(@Body() body: DatasourceRequest, @Req() req: RequestWithRoles): DatasourceResponse {
+    try {
+      const added = this.engine.addDatasource(body.config, { roles: req.caller?.roles ?? [] });
+      return { success: true, message: `datasource '${added.id}' added (not connected, not indexed)`, datasource_id: added.id };
+    } catch (err) {
+      // Schema problems name keys only, never values, so they are safe to return (422). Any other
+      // failure may hold a connection string: it is logged here and answered with a generic 500.
+      if (err instanceof ConfigError) throw err;
+      log.error('adding a datasource failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      throw new ApiHttpError(500, 'DATASOURCE_ADD_FAILED', `${GENERIC_500} (the datasource could not be added)`);
+    }
+  }
+
+  /** Every datasource with its status; connection secrets masked. */
+  @Get()
+  @ApiOkResponse({ type: DatasourceList })
+  listDatasources(): DatasourceList {
+    return { datasources: this.engine.listDatasources() };
+  }
+
+  @Get(':datasource_id')
+  @ApiOkResponse({ type: ListedDatasourceDto })
+  @ApiNotFoundResponse({ type: ErrorBody })
+  getDatasource(@Param('datasource_id') id: string): ListedDatasourceDto {
+    return this.engine.getDatasource(id);
+  }
+
+  /** Removes the datasource from routing and closes its pool. Admin only. */
+  @Delete(':datasource_id')
+  @AdminOnly()
+  @ApiOkResponse({ type: DatasourceResponse })
+  @ApiNotFoundResponse({ type: ErrorBody })
+  async deleteDatasource(@Param('datasource_id') id: string, @Req() req: RequestWithRoles): Promise<DatasourceResponse> {
+    await this.engine.removeDatasource(id, { roles: req.caller?.roles ?? [] });
+    return { success: true, message: `datasource '${id}' removed`, datasource_id: id };
+  }
+}

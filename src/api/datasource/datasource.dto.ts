@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsObject } from 'class-validator';
+
+export class DatasourceRequest {
+  @ApiProperty({
+    description:
+      'One datasource in the shape of a `datasources` entry of the config file: id, type, connection, and optionally ' +
+      'description, limits, preferred_tables, sample_questions, required',
+    example: { id: 'shop', type: 'sqlite', connection: { path: './shop.sqlite' }, description: 'Web shop' },
+    type: 'object',
+    additionalProperties: true,
+  })
+  @IsObject()
+  config!: Record<string, unknown>;
+}
+
+export class DatasourceResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) datasource_id?: string | null;
+}
+
+export class ListedDatasourceDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['duckdb', 'sqlite', 'postgres', 'mysql'] }) type!: string;
+  @ApiProperty({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ enum: ['ready', 'failed', 'unchecked'] }) status!: string;
+  @ApiProperty({ type: [String], example: ['supports_sql'] }) capabilities!: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Connection with every secret masked as ***' })
+  connection!: Record<string, unknown>;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the datasource failed, or null' })
+  reason!: string | null;
+}
+
+export class DatasourceList {
+  @ApiProperty({ type: [ListedDatasourceDto] }) datasources!: ListedDatasourceDto[];
+}

@@ -1,0 +1,33 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ValidationPipe, HttpStatus } from '@nestjs/common';
+import { DatasourceModule } from './api/datasource/datasource.module';
+import { HealthModule } from './api/health/health.module';
+import { HttpErrorFilter } from './api/common/http-exception.filter';
+import type { Engine } from './engine/engine';
+import { EngineModule } from './engine/engine.module';
+
+/** The route groups of spec 4; each is a thin module over the engine. */
+const ROUTE_MODULES = [HealthModule, DatasourceModule];
+
+@Module({})
+export class AppModule {
+  static forEngine(engine: Engine): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [EngineModule.forEngine(engine), ...ROUTE_MODULES],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            errorHttpStatusCode: HttpStatus.UNPROCESSABLE_ENTITY,
+            transform: true,
+            whitelist: false,
+            forbidUnknownValues: false,
+          }),
+        },
+      ],
+    };
+  }
+}
