@@ -69,9 +69,18 @@ export const AgentOverrideSchema = Closed(
   ) as { [K in keyof typeof AgentFields]: any },
 );
 
+/** Extra or corrected model prices, USD per million tokens (shown with `source: config`). */
+export const LlmPriceRowSchema = Closed({
+  input: Type.Number({ minimum: 0 }),
+  output: Type.Number({ minimum: 0 }),
+  cached_input: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+  cache_write: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+});
+
 export const LlmSectionSchema = Closed({
   ...AgentFields,
   agents: Type.Optional(Type.Record(Type.String(), AgentOverrideSchema)),
+  prices: Type.Optional(Type.Record(Type.String(), LlmPriceRowSchema)),
 });
 
 export const EmbeddingsSchema = Closed({
@@ -163,7 +172,7 @@ export const ConfigSchema = Closed({
 export type ConnectionConfig = Static<typeof ConnectionSchema>;
 export type DatasourceConfig = Static<typeof DatasourceConfigSchema>;
 export type LlmSection = Static<typeof LlmSectionSchema>;
-export type AgentOverride = Partial<Omit<LlmSection, 'agents'>>;
+export type AgentOverride = Partial<Omit<LlmSection, 'agents' | 'prices'>>;
 export type EmbeddingsConfig = Static<typeof EmbeddingsSchema>;
 export type StorageConfig = Static<typeof StorageSchema>;
 export type PoliciesConfig = Static<typeof PoliciesSchema>;

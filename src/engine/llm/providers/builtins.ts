@@ -1,0 +1,94 @@
+/**
+ * The built-in providers. `openrouter` and `ollama` are presets of `openai_compatible`: the same
+ * client with another default endpoint and key variable, no code path of their own.
+ */
+import { LlmError } from '../errors';
+import { AnthropicWireClient } from './anthropic-wire';
+import { OpenAiWireClient } from './openai-wire';
+import type { ProviderDefinition, ResolvedAgent } from './provider';
+
+export const ANTHROPIC_PACKAGE = '@anthropic-ai/sdk';
+export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
+export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+/** The spec's neutral names, in the order of the canonical names they stand for. */
+export const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
+  alpha: 'openai',
+  beta: 'anthropic',
+  alpha_compatible: 'openai_compatible',
+  router: 'openrouter',
+  local_server: 'ollama',
+};
+
+export type ModuleLoader = (id: string) => unknown;
+
+export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
+  const compatible = (
+    name: string,
+    label: string,
+    keyVariable: string | null,
+    defaultBaseUrl: string | null,
+    structuredOutput: ProviderDefinition['structuredOutput'],
+  ): ProviderDefinition => ({
+    name,
+    label,
+    keyVariable,
+    // A local or self-hosted server usually takes any key; the SDK still wants one to send.
+    placeholderKey: keyVariable ? null : 'not-needed',
+    defaultBaseUrl,
+    baseUrlRequired: defaultBaseUrl === null,
+    structuredOutput,
+    requires: ['openai'],
+    installHint: 'npm install openai',
+    plugin: false,
+    create: (agent) => new OpenAiWireClient(agent, label, 'max_tokens'),
+  });
+  return [
+    {
+      name: 'openai',
+      label: 'OpenAI',
+      keyVariable: 'OPENAI_API_KEY',
+      placeholderKey: null,
+      defaultBaseUrl: null,
+      baseUrlRequired: false,
+      structuredOutput: 'tool_calling',
+      requires: ['openai'],
+      installHint: 'npm install openai',
+      plugin: false,
+      create: (agent) => new OpenAiWireClient(agent, 'OpenAI', 'max_completion_tokens'),
+    },
+    {
+      name: 'anthropic',
+      label: 'Anthropic',
+      keyVariable: 'ANTHROPIC_API_KEY',
+      placeholderKey: null,
+      defaultBaseUrl: null,
+      baseUrlRequired: false,
+      structuredOutput: 'tool_calling',
+      requires: [ANTHROPIC_PACKAGE],
+      installHint: `npm install ${ANTHROPIC_PACKAGE}`,
+      plugin: false,
+      create: (agent: ResolvedAgent) => new AnthropicWireClient(loadAnthropic(load, agent), agent, 'Anthropic'),
+    },
+    compatible('openai_compatible', 'OpenAI-compatible server', null, null, 'tool_calling'),
+    compatible('openrouter', 'OpenRouter', 'OPENROUTER_API_KEY', OPENROUTER_BASE_URL, 'tool_calling'),
+    // Local models vary in tool support; a JSON-schema response format is what most local servers
+    // (ollama, llama.cpp, vLLM) enforce by constrained decoding. An agent can still pick another.
+    compatible('ollama', 'Local server (ollama)', null, OLLAMA_BASE_URL, 'json_schema'),
+  ];
+}
+
+function loadAnthropic(load: ModuleLoader, agent: ResolvedAgent): typeof import('@anthropic-ai/sdk').default {
+  let mod: unknown;
+  try {
+    mod = load(ANTHROPIC_PACKAGE);
+  } catch {
+    throw new LlmError(
+      'LLM_PROVIDER_NOT_INSTALLED',
+      `agent '${agent.name}' uses provider 'anthropic', whose client library is not installed: run 'npm install ${ANTHROPIC_PACKAGE}'`,
+      { provider: 'anthropic' },
+    );
+  }
+  const m = mod as { default?: unknown; Anthropic?: unknown };
+  return (m.Anthropic ?? m.default ?? mod) as typeof import('@anthropic-ai/sdk').default;
+}

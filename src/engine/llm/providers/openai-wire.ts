@@ -1,0 +1,167 @@
+/**
+ * The OpenAI chat-completions wire (`openai`, `openai_compatible`, `openrouter`, `ollama`), over the
+ * official `openai` SDK. Every request carries seed 42 for determinism, and the agent's temperature
+ * unless it is null. max_tokens, timeout, retries and headers reach the SDK only when set.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { LlmError } from '../errors';
+import type { TokenUsage } from '../usage';
+import { toProviderError, type CallContext } from './error-mapping';
+import type { ModelClient, ModelRequest, ModelResponse, ResolvedAgent } from './provider';
+import { TrackedFetch } from './tracked-fetch';
+
+export const SEED = 42;
+
+export class OpenAiWireClient implements ModelClient {
+  private readonly sdk: OpenAI;
+  private readonly tracker: TrackedFetch;
+  private readonly baseUrl: string;
+
+  constructor(
+    private readonly agent: ResolvedAgent,
+    private readonly label: string,
+    /** The official endpoint takes `max_completion_tokens`; compatible servers know `max_tokens`. */
+    private readonly tokensParam: 'max_completion_tokens' | 'max_tokens',
+  ) {
+    this.tracker = new TrackedFetch(agent.provider);
+    this.sdk = new OpenAI({
+      apiKey: agent.apiKey ?? undefined,
+      fetch: this.tracker.fetch,
+      ...(agent.baseUrl ? { baseURL: agent.baseUrl } : {}),
+      ...(agent.timeoutS != null ? { timeout: Math.round(agent.timeoutS * 1000) } : {}),
+      ...(agent.maxRetries != null ? { maxRetries: agent.maxRetries } : {}),
+      ...(Object.keys(agent.headers).length ? { defaultHeaders: { ...agent.headers } } : {}),
+    });
+    this.baseUrl = this.sdk.baseURL;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    if (this.tracker.closed) throw this.closedError();
+    const params = this.params(request);
+    try {
+      return request.onDelta ? await this.streamed(params, request) : await this.unstreamed(params, request);
+    } catch (err) {
+      if (this.tracker.closed) throw this.closedError();
+      throw toProviderError(err, this.context());
+    }
+  }
+
+  async close(): Promise<void> {
+    this.tracker.close();
+  }
+
+  private params(request: ModelRequest): ChatCompletionCreateParams {
+    const a = this.agent;
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: request.system },
+      ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+    ];
+    const params: ChatCompletionCreateParams = { model: a.model, messages, seed: SEED };
+    if (a.temperature !== null) params.temperature = a.temperature;
+    if (a.maxTokens !== null) params[this.tokensParam] = a.maxTokens;
+    const out = request.output;
+    if (out?.method === 'tool_calling') {
+      params.tools = [
+        {
+          type: 'function',
+          function: { name: out.name, description: out.description ?? `Answer as ${out.name}`, parameters: out.schema },
+        },
+      ];
+      params.tool_choice = { type: 'function', function: { name: out.name } };
+    } else if (out?.method === 'json_schema') {
+      // strict: false because strict mode forbids optional properties, which real plan schemas have;
+      // the answer is validated here anyway.
+      params.response_format = {
+        type: 'json_schema',
+        json_schema: { name: out.name, schema: out.schema, strict: false, description: out.description },
+      };
+    } else if (out?.method === 'json_mode') {
+      params.response_format = { type: 'json_object' };
+    }
+    return params;
+  }
+
+  private async unstreamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
+    const completion = await this.sdk.chat.completions.create({ ...params, stream: false }, { signal: request.signal });
+    const choice = completion.choices[0];
+    const message = choice?.message;
+    if (message?.refusal || choice?.finish_reason === 'content_filter') {
+      throw this.refused(message?.refusal ?? 'stopped by the content filter', completion);
+    }
+    const call = message?.tool_calls?.find((c) => c.type === 'function');
+    const text = call && call.type === 'function' ? call.function.arguments : (message?.content ?? '');
+    return { text, usage: usageOf(completion.usage), model: completion.model || this.agent.model };
+  }
+
+  private async streamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
+    const stream = await this.sdk.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      { signal: request.signal },
+    );
+    let text = '';
+    let args = '';
+    let usage: TokenUsage | null = null;
+    let model = this.agent.model;
+    let refusal = '';
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) usage = usageOf(chunk.usage);
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      if (choice.finish_reason) finish = choice.finish_reason;
+      const delta = choice.delta;
+      if (delta.refusal) refusal += delta.refusal;
+      if (delta.content) {
+        text += delta.content;
+        request.onDelta?.(delta.content);
+      }
+      for (const tc of delta.tool_calls ?? []) {
+        const piece = tc.function?.arguments;
+        if (piece) {
+          args += piece;
+          request.onDelta?.(piece);
+        }
+      }
+    }
+    if (refusal || finish === 'content_filter') throw this.refused(refusal || 'stopped by the content filter', null);
+    return { text: args || text, usage, model };
+  }
+
+  private refused(reason: string, body: unknown): LlmError {
+    const c = this.context();
+    return new LlmError('PROVIDER_CONTENT_REFUSED', `${c.label} (model '${c.model}', agent '${c.agent}') refused to answer: ${reason}`, {
+      provider: c.provider,
+      providerResponse: { refusal: reason, body },
+    });
+  }
+
+  private closedError(): LlmError {
+    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${this.agent.name}' was closed`, { provider: this.agent.provider });
+  }
+
+  private context(): CallContext {
+    return {
+      provider: this.agent.provider,
+      label: this.label,
+      model: this.agent.model,
+      agent: this.agent.name,
+      sentTemperature: this.agent.temperature !== null,
+      baseUrl: this.baseUrl,
+    };
+  }
+}
+
+function usageOf(u: CompletionUsage | null | undefined): TokenUsage | null {
+  if (!u) return null;
+  const extra = u as CompletionUsage & { prompt_tokens_details?: { cache_write_tokens?: number } };
+  return {
+    inputTokens: u.prompt_tokens ?? 0,
+    cachedInputTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteInputTokens: extra.prompt_tokens_details?.cache_write_tokens ?? 0,
+    outputTokens: u.completion_tokens ?? 0,
+    reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}

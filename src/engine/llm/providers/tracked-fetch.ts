@@ -1,0 +1,45 @@
+/**
+ * A fetch for one SDK client that knows its requests in flight, so closing the client aborts them
+ * and refuses new ones. The SDKs use the global fetch, whose socket pool is shared; what a client
+ * owns, and so what closing it ends, is its requests.
+ */
+import { LlmError } from '../errors';
+
+export class TrackedFetch {
+  private readonly inFlight = new Set<AbortController>();
+  private closedFlag = false;
+
+  constructor(private readonly provider: string) {}
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (this.closedFlag) {
+      throw new LlmError('LLM_CLIENT_CLOSED', `the ${this.provider} client was closed (the LLM set was replaced or the engine closed)`, {
+        provider: this.provider,
+      });
+    }
+    const controller = new AbortController();
+    const outer = init?.signal;
+    const onAbort = () => controller.abort(outer?.reason);
+    if (outer) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener('abort', onAbort, { once: true });
+    }
+    this.inFlight.add(controller);
+    try {
+      return await fetch(input, { ...init, signal: controller.signal });
+    } finally {
+      this.inFlight.delete(controller);
+      outer?.removeEventListener('abort', onAbort);
+    }
+  };
+
+  close(): void {
+    this.closedFlag = true;
+    for (const c of this.inFlight) c.abort(new Error('client closed'));
+    this.inFlight.clear();
+  }
+}

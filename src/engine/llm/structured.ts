@@ -1,0 +1,188 @@
+/**
+ * Structured output, the one call every node makes: ask with the agent's method (tool_calling,
+ * json_schema or json_mode), validate the answer against the schema, and on failure send the
+ * answer back with its validation errors, up to `parse_retries` times; then MODEL_OUTPUT_INVALID.
+ * Only the first attempt streams: retries are corrections, not part of the answer a user watches.
+ */
+import Ajv, { type ValidateFunction } from 'ajv';
+import { redact } from '../../config/redact';
+import { LlmError } from './errors';
+import type { PriceTable } from './prices';
+import type { ChatMessage, JsonSchema, ModelClient, ModelResponse, OutputSpec, ResolvedAgent } from './providers/provider';
+import { callRecord, type CallRecord } from './usage';
+
+export interface StructuredRequest {
+  readonly system: string;
+  readonly messages: readonly ChatMessage[];
+  readonly schema: JsonSchema;
+  /** Tool / schema name shown to the model (letters, digits, _ and -). */
+  readonly schemaName: string;
+  readonly description?: string;
+}
+
+export interface TextRequest {
+  readonly system: string;
+  readonly messages: readonly ChatMessage[];
+}
+
+export interface CallOptions {
+  /** Node name for the call records; the agent's name by default. */
+  readonly node?: string;
+  readonly signal?: AbortSignal;
+  /** Streams the first attempt's raw answer (structured) or the text (text calls). */
+  readonly onDelta?: (text: string) => void;
+}
+
+export interface StructuredResult<T> {
+  readonly value: T;
+  /** One record per model call made, corrections included. */
+  readonly calls: CallRecord[];
+}
+
+export interface TextResult {
+  readonly text: string;
+  readonly calls: CallRecord[];
+}
+
+export interface CallContext {
+  readonly client: ModelClient;
+  readonly agent: ResolvedAgent;
+  readonly prices: PriceTable;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
+const validators = new WeakMap<JsonSchema, ValidateFunction>();
+
+export async function structuredCall<T>(ctx: CallContext, request: StructuredRequest, options: CallOptions = {}): Promise<StructuredResult<T>> {
+  const { agent } = ctx;
+  const validate = validatorFor(request.schema);
+  const output: OutputSpec = {
+    method: agent.structuredOutput,
+    schema: request.schema,
+    name: request.schemaName,
+    description: request.description,
+  };
+  const system = agent.structuredOutput === 'json_mode' ? withSchemaInPrompt(request.system, request) : request.system;
+  const calls: CallRecord[] = [];
+  const corrections: ChatMessage[] = [];
+  let lastErrors = '';
+  for (let attempt = 0; attempt <= agent.parseRetries; attempt++) {
+    const response = await timedCall(ctx, calls, options, {
+      system,
+      messages: [...request.messages, ...corrections],
+      output,
+      onDelta: attempt === 0 ? options.onDelta : undefined,
+      signal: options.signal,
+    });
+    const parsed = parseAnswer(response);
+    if (parsed.ok && validate(parsed.value)) return { value: parsed.value as T, calls };
+    lastErrors = parsed.ok ? ajv.errorsText(validate.errors, { dataVar: request.schemaName, separator: '; ' }) : parsed.error;
+    corrections.push(
+      { role: 'assistant', content: response.text || '(empty answer)' },
+      {
+        role: 'user',
+        content: `That answer does not match the ${request.schemaName} schema: ${lastErrors}. Answer again with one corrected ${request.schemaName} object only.`,
+      },
+    );
+  }
+  const err = new LlmError(
+    'MODEL_OUTPUT_INVALID',
+    `agent '${agent.name}' (model '${agent.model}') gave no valid ${request.schemaName} after ${agent.parseRetries + 1} attempt(s): ${lastErrors}`,
+    { provider: agent.provider, details: { agent: agent.name, model: agent.model, attempts: agent.parseRetries + 1 } },
+  );
+  err.calls = calls;
+  throw err;
+}
+
+export async function textCall(ctx: CallContext, request: TextRequest, options: CallOptions = {}): Promise<TextResult> {
+  const calls: CallRecord[] = [];
+  const response = await timedCall(ctx, calls, options, {
+    system: request.system,
+    messages: request.messages,
+    onDelta: options.onDelta,
+    signal: options.signal,
+  });
+  return { text: response.text, calls };
+}
+
+async function timedCall(
+  ctx: CallContext,
+  calls: CallRecord[],
+  options: CallOptions,
+  request: Parameters<ModelClient['complete']>[0],
+): Promise<ModelResponse> {
+  const node = options.node ?? ctx.agent.name;
+  const started = performance.now();
+  try {
+    const response = await ctx.client.complete(request);
+    calls.push(
+      callRecord({ node, model: ctx.agent.model, usage: response.usage, latencyS: (performance.now() - started) / 1000, prices: ctx.prices }),
+    );
+    return response;
+  } catch (raw) {
+    const err =
+      raw instanceof LlmError
+        ? raw
+        : new LlmError('PROVIDER_ERROR', `provider '${ctx.agent.provider}' failed: ${raw instanceof Error ? raw.message : String(raw)}`, {
+            provider: ctx.agent.provider,
+            providerResponse: { error: redact(raw instanceof Error ? raw.message : String(raw)) },
+          });
+    calls.push(
+      callRecord({
+        node,
+        model: ctx.agent.model,
+        usage: null,
+        latencyS: (performance.now() - started) / 1000,
+        prices: ctx.prices,
+        error: err.code,
+      }),
+    );
+    err.calls = [...calls];
+    throw err;
+  }
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * The answer's JSON: the decoded tool arguments, or the text. Local models often wrap JSON in a
+ * code fence or a sentence; the first complete JSON object in the text is taken.
+ */
+export function parseAnswer(response: Pick<ModelResponse, 'text' | 'toolArguments'>): Parsed {
+  if (response.toolArguments !== undefined) return { ok: true, value: response.toolArguments };
+  const text = response.text.trim();
+  if (!text) return { ok: false, error: 'the answer was empty' };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1];
+    const candidate = fenced ?? sliceObject(text);
+    if (candidate) {
+      try {
+        return { ok: true, value: JSON.parse(candidate) };
+      } catch {
+        // fall through to the error below
+      }
+    }
+    return { ok: false, error: 'the answer is not valid JSON' };
+  }
+}
+
+function sliceObject(text: string): string | null {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  return start >= 0 && end > start ? text.slice(start, end + 1) : null;
+}
+
+function withSchemaInPrompt(system: string, request: StructuredRequest): string {
+  return `${system}\n\nAnswer with one JSON object only (no prose, no code fence): a ${request.schemaName} matching this JSON Schema:\n${JSON.stringify(request.schema)}`;
+}
+
+function validatorFor(schema: JsonSchema): ValidateFunction {
+  let v = validators.get(schema);
+  if (!v) {
+    v = ajv.compile(schema);
+    validators.set(schema, v);
+  }
+  return v;
+}
