@@ -1,0 +1,69 @@
+/**
+ * The schema index: routing and schema linking without a model (spec 2, 3 rules 3/5/6, 4.12-4.15).
+ *
+ * API (plain TypeScript, no Nest, no HTTP):
+ *
+ *   const index = createIndexService({ embeddings, storage }, { secrets, logger });
+ *   await index.open();                                   // opens <storage.index.path>/index.duckdb, loads live entries
+ *
+ *   index.indexDatasource(id, snapshot, meta?)  -> Promise<IndexingStats>
+ *       Builds one datasource from its SchemaSnapshot and DatasourceMeta ({description,
+ *       sampleQuestions, verifiedQueries}); no model call except the embedder. Entries are written
+ *       beside the live ones and switched in when complete; on failure it throws an EngineError
+ *       (code kept from the cause, e.g. PROVIDER_AUTH_FAILED, else INDEX_BUILD_FAILED) and the
+ *       previous entries keep answering. -> POST /api/v1/index/{id} (`indexing_stats`).
+ *   index.indexAll(targets: IndexTarget[])      -> Promise<IndexAllResult {stats, empty, errors, removed}>
+ *       Each target is {datasourceId, snapshot | () => Promise<snapshot>, meta?}; a failing one is an
+ *       `errors` entry {datasource_id, error, error_code}. Drops entries of datasources not listed.
+ *       -> POST /api/v1/index-all (`indexing_results`).
+ *   index.clear()                               -> Promise<ClearIndexResult {namespace, removed_entries, removed_builds, datasources}>
+ *       -> DELETE /api/v1/index.
+ *   index.status(configured: (id | {datasourceId, schemaVersion?})[]) -> Promise<IndexStatus>
+ *       The spec's index status shape, snake_case, ready for the wire. -> GET /api/v1/index/status.
+ *   index.rankDatasources(question)             -> Promise<{datasourceId, score}[]>  best first
+ *   index.linkSchema(question, datasourceId | POOLED, {tables?: 5, columns?: 10})
+ *                                               -> Promise<SchemaLink {tables, columns, relationships}>
+ *       Top-k tables and columns, plus every table on a foreign-key join path between the chosen
+ *       tables (`joinPath: true`) and the foreign keys among them.
+ *   index.retriever()                           -> the current Retriever (immutable snapshot of the live entries)
+ *   await index.close();
+ *
+ * Embedders: `createEmbedder(config.embeddings, secrets)`: `local` (bundled, deterministic, no key)
+ * or `openai`/`alpha` (the SDK; key from embeddings.api_key or OPENAI_API_KEY).
+ * The store is behind `IndexStore`; `DuckDbIndexStore` is the embedded implementation.
+ */
+import { join } from 'node:path';
+import type { EmbeddingsConfig, StorageConfig } from '../../config/schema';
+import { SecretManager } from '../../config/secrets';
+import { createEmbedder } from './embedders/create-embedder';
+import { IndexService, type IndexLogger } from './index-service';
+import { DuckDbIndexStore } from './store/duckdb-index-store';
+
+export const DEFAULT_INDEX_PATH = './data/index';
+export const INDEX_FILE = 'index.duckdb';
+
+export function createIndexService(
+  config: { readonly embeddings?: EmbeddingsConfig; readonly storage?: StorageConfig },
+  deps: { readonly secrets?: SecretManager; readonly logger?: IndexLogger } = {},
+): IndexService {
+  const dir = config.storage?.index?.path ?? DEFAULT_INDEX_PATH;
+  return new IndexService({
+    store: new DuckDbIndexStore(join(dir, INDEX_FILE)),
+    embedder: createEmbedder(config.embeddings, deps.secrets),
+    namespace: config.storage?.index?.namespace,
+    logger: deps.logger,
+  });
+}
+
+export { IndexService } from './index-service';
+export type { IndexingStats, IndexAllResult, IndexTarget, ClearIndexResult, IndexLogger, IndexServiceOptions } from './index-service';
+export type { IndexStatus, IndexProblem, IndexState, ConfiguredDatasource } from './status';
+export { Retriever, POOLED } from './retriever';
+export type { RankedDatasource, SchemaLink, LinkedTable, LinkedColumn, LinkedRelationship, LinkOptions } from './retriever';
+export { createEmbedder } from './embedders/create-embedder';
+export type { Embedder, EmbeddingUsage } from './embedders/embedder';
+export { LocalEmbedder } from './embedders/local-embedder';
+export { OpenAiEmbedder } from './embedders/openai-embedder';
+export { DuckDbIndexStore } from './store/duckdb-index-store';
+export type { IndexStore, IndexScope, BuildRecord, StoredEntry } from './store/index-store';
+export { ENTRY_KINDS, buildEntries, type EntryKind, type DatasourceMeta } from './entries';
