@@ -1,0 +1,28 @@
+/** Result artifacts, traces and retention. Stores are used through their interfaces. */
+export type {
+  ArtifactRef,
+  ManifestColumn,
+  ManifestEntry,
+  PageRequest,
+  ResultManifest,
+  ResultPage,
+  ResultStore,
+  WriteResultOptions,
+} from './result-store';
+export { LocalResultStore, MANIFEST_FILE } from './local-result-store';
+export { LocalTraceStore, type TraceStore } from './trace-store';
+export {
+  DEFAULT_MAX_AGE_DAYS,
+  purge,
+  type PurgeOptions,
+  type PurgeReport,
+  type PurgeStoreOptions,
+} from './purge';
+export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, validatePageRequest } from './page-request';
+export {
+  InvalidPageRequestError,
+  RESULT_NOT_FOUND_MESSAGE,
+  StorageWriteError,
+  resultNotFound,
+} from './storage-errors';
+export { isPlainToken } from './ids';

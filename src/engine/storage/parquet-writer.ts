@@ -1,0 +1,129 @@
+/**
+ * Streams result batches into one parquet file without holding the result in memory: rows go
+ * through DuckDB's appender into a staging database on disk (DuckDB spills beyond its memory
+ * limit), and `COPY ... (FORMAT parquet)` writes the file under a temporary name that is renamed
+ * into place only when complete. A failing batch iterator leaves no file under the final name.
+ */
+import {
+  DuckDBDataChunk,
+  DuckDBInstance,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { rename, rm } from 'node:fs/promises';
+import type { ResultBatch, ResultColumn } from '../datasources/adapter';
+import { tempPathBeside } from './atomic-file';
+import {
+  duckdbTypeOf,
+  encodeCell,
+  manifestColumns,
+  physicalTypeOf,
+  quoteIdent,
+  quoteLiteral,
+} from './parquet-columns';
+import type { ManifestColumn } from './result-store';
+import { StorageWriteError } from './storage-errors';
+
+/** DuckDB's vector size: a data chunk holds at most this many rows. */
+const CHUNK_ROWS = 2048;
+/** Bounds the staging database's buffer pool; past it DuckDB writes pages to the staging file. */
+const STAGING_MEMORY_LIMIT = '128MB';
+
+export interface ParquetWriteOutcome {
+  readonly columns: ManifestColumn[];
+  readonly rowCount: number;
+  /** A batch said the adapter cut the result at its row cap. */
+  readonly truncated: boolean;
+}
+
+export async function writeParquetAtomic(
+  finalPath: string,
+  batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
+  fallbackColumns: readonly ResultColumn[] = [],
+): Promise<ParquetWriteOutcome> {
+  const stagingPath = tempPathBeside(finalPath, '.staging.duckdb');
+  const tempParquet = tempPathBeside(finalPath, '.parquet.tmp');
+  const instance = await DuckDBInstance.create(stagingPath, { memory_limit: STAGING_MEMORY_LIMIT });
+  let connection: DuckDBConnection | undefined;
+  let appender: DuckDBAppender | undefined;
+  try {
+    connection = await instance.connect();
+    const staging = new StagingTable(connection);
+    let truncated = false;
+    for await (const batch of batches) {
+      // Read loosely: the flag is optional in the adapter contract.
+      if ((batch as { truncated?: boolean }).truncated === true) truncated = true;
+      appender ??= await staging.create(batch.columns);
+      staging.append(appender, batch);
+    }
+    appender ??= await staging.create(fallbackColumns);
+    appender.closeSync();
+    appender = undefined;
+    await connection.run(`COPY (${staging.selectSql()}) TO ${quoteLiteral(tempParquet)} (FORMAT parquet)`);
+    await rename(tempParquet, finalPath);
+    return { columns: staging.columns, rowCount: staging.rowCount, truncated };
+  } finally {
+    closeQuietly(() => appender?.closeSync());
+    closeQuietly(() => connection?.closeSync());
+    closeQuietly(() => instance.closeSync());
+    await Promise.all([stagingPath, `${stagingPath}.wal`, tempParquet].map((p) => rm(p, { force: true })));
+  }
+}
+
+function closeQuietly(close: () => void): void {
+  try {
+    close();
+  } catch {
+    // Already failing or already closed: the original error is the one worth reporting.
+  }
+}
+
+class StagingTable {
+  columns: ManifestColumn[] = [];
+  rowCount = 0;
+  private types: ReturnType<typeof duckdbTypeOf>[] = [];
+
+  constructor(private readonly connection: DuckDBConnection) {}
+
+  async create(columns: readonly ResultColumn[]): Promise<DuckDBAppender> {
+    this.columns = manifestColumns(columns);
+    this.types = columns.map((c) => duckdbTypeOf(c.kind));
+    // Parquet needs at least one column; a result with none stores a placeholder never read back.
+    const defs = this.columns.length
+      ? this.columns.map((c) => `${quoteIdent(c.field)} ${physicalTypeOf(c.kind)}`).join(', ')
+      : '"_no_columns" INTEGER';
+    await this.connection.run(`CREATE TABLE staging (${defs})`);
+    return this.connection.createAppender('staging');
+  }
+
+  selectSql(): string {
+    return 'SELECT * FROM staging';
+  }
+
+  append(appender: DuckDBAppender, batch: ResultBatch): void {
+    const width = this.columns.length;
+    if (batch.columns.length !== width) {
+      throw new StorageWriteError(
+        `A result batch has ${batch.columns.length} columns where the first had ${width}`,
+      );
+    }
+    if (width === 0) {
+      if (batch.rows.length) throw new StorageWriteError('A result with no columns cannot hold rows');
+      return;
+    }
+    for (let start = 0; start < batch.rows.length; start += CHUNK_ROWS) {
+      const rows = batch.rows.slice(start, start + CHUNK_ROWS);
+      const values: DuckDBValue[][] = this.columns.map(() => new Array<DuckDBValue>(rows.length));
+      rows.forEach((row, r) => {
+        if (row.length !== width)
+          throw new StorageWriteError(`A result row has ${row.length} cells for ${width} columns`);
+        for (let c = 0; c < width; c++) values[c]![r] = encodeCell(this.columns[c]!, row[c] ?? null);
+      });
+      const chunk = DuckDBDataChunk.create(this.types, rows.length);
+      chunk.setColumns(values);
+      appender.appendDataChunk(chunk);
+      this.rowCount += rows.length;
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ResultBatch } from '../../../src/engine/datasources/adapter';
+import { LocalResultStore, StorageWriteError } from '../../../src/engine/storage';
+import { numberedRows, tempRoot } from './helpers';
+
+describe('LocalResultStore.writeResult', () => {
+  const root = tempRoot('results-write');
+  const store = new LocalResultStore(root.path);
+  afterAll(async () => {
+    await store.close();
+    root.remove();
+  });
+
+  it('writes a parquet file at <root>/<tenant>/<request_id>/<result_id>.parquet that DuckDB reads back', async () => {
+    const ref = await store.writeResult('acme', 'req-1', 'node_a', numberedRows(2500, 700));
+    const expected = join(root.path, 'acme', 'req-1', 'node_a.parquet');
+    expect(ref).toEqual({
+      uri: expect.stringMatching(/^file:\/\//),
+      format: 'parquet',
+      row_count: 2500,
+      columns: ['n', 'label'],
+    });
+    expect(fileURLToPath(ref.uri)).toBe(expected);
+
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    const reader = await conn.runAndReadAll(
+      `SELECT count(*), min(n), max(n), any_value(label) FILTER (WHERE n = 1234) FROM read_parquet('${expected}')`,
+    );
+    expect(reader.getRowsJson()[0]).toEqual(['2500', '0', '2499', 'row 1234']);
+    conn.closeSync();
+    db.closeSync();
+  });
+
+  it('records the result in the run manifest with columns, row count and the truncated flag', async () => {
+    const batches: ResultBatch[] = [
+      { columns: [{ name: 'x', kind: 'float' }], rows: [[1.5], [2.5]] },
+      { columns: [{ name: 'x', kind: 'float' }], rows: [[3.5]], truncated: true } as ResultBatch,
+    ];
+    await store.writeResult('acme', 'req-2', 'first', batches);
+    await store.writeResult('acme', 'req-2', 'second', numberedRows(3), { truncated: false });
+    const manifest = JSON.parse(readFileSync(join(root.path, 'acme', 'req-2', 'manifest.json'), 'utf8'));
+    expect(manifest.request_id).toBe('req-2');
+    expect(manifest.tenant_id).toBe('acme');
+    const byId = Object.fromEntries(manifest.results.map((e: any) => [e.result_id, e]));
+    expect(byId.first).toMatchObject({
+      row_count: 3,
+      truncated: true,
+      columns: [{ name: 'x', kind: 'float' }],
+    });
+    expect(byId.second).toMatchObject({ row_count: 3, truncated: false });
+  });
+
+  it('serialises concurrent manifest updates of one run so no entry is lost', async () => {
+    await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map((id) => store.writeResult('acme', 'req-par', id, numberedRows(10))),
+    );
+    const manifest = await store.readManifest('acme', 'req-par');
+    expect(manifest.results.map((e) => e.result_id).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('keeps each kind of cell as the adapter gave it, including repeated column names', async () => {
+    const columns = [
+      { name: 'id', kind: 'integer' },
+      { name: 'id', kind: 'integer' },
+      { name: 'price', kind: 'decimal' },
+      { name: 'ok', kind: 'boolean' },
+      { name: 'at', kind: 'timestamp' },
+      { name: 'ratio', kind: 'float' },
+    ] as const;
+    const rows = [
+      [1, '9007199254740993', 12.5, true, '2024-01-02T03:04:05.123Z', 0.1],
+      [2, -3, '12345678901234567890.12', false, null, 'NaN'],
+      [null, null, null, null, '2024-02-03T00:00:00', null],
+    ];
+    await store.writeResult('acme', 'req-kinds', 'r', [{ columns, rows }]);
+    const page = await store.readPage('acme', 'req-kinds', 'r');
+    expect(page.columns).toEqual(['id', 'id', 'price', 'ok', 'at', 'ratio']);
+    expect(page.rows).toEqual(rows);
+  });
+
+  it('writes an empty result with the columns of its only (empty) batch', async () => {
+    const ref = await store.writeResult('acme', 'req-empty', 'r', [
+      { columns: [{ name: 'a', kind: 'text' }], rows: [] },
+    ]);
+    expect(ref.row_count).toBe(0);
+    expect(ref.columns).toEqual(['a']);
+    const page = await store.readPage('acme', 'req-empty', 'r');
+    expect(page).toMatchObject({ rows: [], total_rows: 0, next_offset: null, columns: ['a'] });
+  });
+
+  it('refuses a cell that does not fit its column with a typed error naming the column', async () => {
+    const write = store.writeResult('acme', 'req-bad', 'r', [
+      { columns: [{ name: 'qty', kind: 'integer' }], rows: [[1], ['many']] },
+    ]);
+    await expect(write).rejects.toBeInstanceOf(StorageWriteError);
+    await expect(write).rejects.toMatchObject({
+      code: 'STORAGE_WRITE_FAILED',
+      message: expect.stringContaining('"qty"'),
+    });
+    expect(existsSync(join(root.path, 'acme', 'req-bad', 'r.parquet'))).toBe(false);
+  });
+
+  it('refuses ids that are not plain tokens before touching the disk', async () => {
+    for (const [tenant, req, res] of [
+      ['acme', '../escape', 'r'],
+      ['acme', 'req', 'a/b'],
+      ['..', 'req', 'r'],
+      ['acme', 'req', 'r.parquet'],
+    ]) {
+      await expect(store.writeResult(tenant!, req!, res!, numberedRows(1))).rejects.toMatchObject({
+        code: 'STORAGE_WRITE_FAILED',
+      });
+    }
+    expect(readdirSync(root.path).sort()).toEqual(['acme']);
+  });
+});
+
+describe('atomic result writes', () => {
+  const root = tempRoot('results-atomic');
+  const store = new LocalResultStore(root.path);
+  afterAll(async () => {
+    await store.close();
+    root.remove();
+  });
+
+  it('shows no file under the final name while batches are still arriving', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reachedGate!: () => void;
+    const atGate = new Promise<void>((resolve) => (reachedGate = resolve));
+    async function* slow(): AsyncGenerator<ResultBatch> {
+      yield* numberedRows(5000, 1000);
+      reachedGate();
+      await gate;
+      yield* numberedRows(10);
+    }
+    const writing = store.writeResult('t', 'req', 'r', slow());
+    await atGate;
+    const dir = join(root.path, 't', 'req');
+    expect(existsSync(join(dir, 'r.parquet'))).toBe(false);
+    // Only hidden temporary files exist meanwhile, and the run has no manifest entry yet.
+    expect(readdirSync(dir).every((name) => name.startsWith('.'))).toBe(true);
+    await expect(store.readPage('t', 'req', 'r')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    release();
+    const ref = await writing;
+    expect(ref.row_count).toBe(5010);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'r.parquet']);
+  });
+
+  it('leaves no final file and no temporary litter when the batch iterator fails', async () => {
+    async function* failing(): AsyncGenerator<ResultBatch> {
+      yield* numberedRows(3000, 1000);
+      throw new Error('connection reset by peer');
+    }
+    await expect(store.writeResult('t', 'req-fail', 'r', failing())).rejects.toThrow(
+      /connection reset by peer/,
+    );
+    const dir = join(root.path, 't', 'req-fail');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('keeps the previous complete file when a rewrite of the same result fails', async () => {
+    await store.writeResult('t', 'req-keep', 'r', numberedRows(7));
+    async function* failing(): AsyncGenerator<ResultBatch> {
+      yield* numberedRows(2);
+      throw new Error('boom');
+    }
+    await expect(store.writeResult('t', 'req-keep', 'r', failing())).rejects.toThrow('boom');
+    const page = await store.readPage('t', 'req-keep', 'r');
+    expect(page.total_rows).toBe(7);
+  });
+});
