@@ -17,6 +17,7 @@ export interface QueryTerm {
 const RELATED = 0.6;
 const DERIVED = 0.75;
 const DEGREE = 0.9;
+const YEAR = 0.8;
 /** Endings that derive one word from another while keeping its meaning close. */
 const DERIVATIONS = [
   'ality', 'ity', 'al', 'ation', 'ion', 'ian', 'an', 'ese', 'ish', 'er', 'or', 'r', 'ist', 'ic', 'ical',
@@ -60,6 +61,13 @@ export class QueryAnalyser {
       if (!seen.has(t)) {
         seen.add(t);
         const alternatives = this.alternatives(t);
+        if (alternatives.size) out.push({ word, alternatives });
+      }
+      // A year ("in 1974", "after 2010") asks about a year or date column.
+      if (/^(1[5-9]|20)\d\d$/.test(word) && !seen.has('#year')) {
+        seen.add('#year');
+        const alternatives = new Map<string, number>();
+        for (const [term, w] of [['year', YEAR], ['date', YEAR * 0.8]] as const) if (this.vocabulary.has(term)) alternatives.set(term, w);
         if (alternatives.size) out.push({ word, alternatives });
       }
       const next = words[i + 1];

@@ -9,7 +9,7 @@
  */
 import { dot, type Embedder } from './embedders/embedder';
 import type { FkEdge } from './schema-graph';
-import { SchemaModel } from './schema-model';
+import { SchemaModel, type NameWords } from './schema-model';
 import { QueryAnalyser, type QueryTerm } from './query-terms';
 import type { StoredEntry } from './store/index-store';
 
@@ -53,10 +53,14 @@ export const WEIGHTS = {
   datasource: { tableName: 1, columnName: 0.8, value: 0.7, text: 0.6 },
   /** Vector similarity, scaled to the lexical scores (which sum idf weights). */
   dense: 2,
+  /** Share of a datasource's best table score added to the datasource's own. */
+  bestTable: 0.5,
   /** Share of its table's score a column inherits. */
   tableToColumn: 0.5,
   /** Raise of a foreign-key column that joins two chosen tables, relative to the weaker table. */
   joinKey: 0.6,
+  /** Raise of a table or column whose name the question covers (idf-weighted share of its words, squared). */
+  coverage: { table: 3, column: 3 },
   /** Pooled: weight of the datasource's fit, relative to the best table score. */
   pooledDatasource: 1,
 };
@@ -200,7 +204,13 @@ export class Retriever {
     const datasource = new Float64Array(m.datasources.length);
     const table = new Float64Array(m.tables.length);
     const column = new Float64Array(m.columns.length);
-    for (const q of this.analyser.analyse(question)) this.addTerm(q, datasource, table, column);
+    const bestTable = new Float64Array(m.datasources.length);
+    const terms = this.analyser.analyse(question);
+    for (const q of terms) this.addTerm(q, datasource, table, column);
+    this.addCoverage(terms, table, column);
+    // A question is about a coherent part of one datasource: its best table counts for the datasource,
+    // which keeps a large schema from winning on scattered chance matches.
+    for (const t of m.tables) bestTable[t.ds] = Math.max(bestTable[t.ds] ?? 0, table[t.index] ?? 0);
     const [qv] = await this.embedder.embed([question]);
     if (qv) {
       const w = WEIGHTS.dense;
@@ -210,7 +220,34 @@ export class Retriever {
         if (d.vector) datasource[d.index] = (datasource[d.index] ?? 0) + w * Math.max(0, dot(qv, d.vector));
       }
     }
+    for (const d of m.datasources) datasource[d.index] = (datasource[d.index] ?? 0) + WEIGHTS.bestTable * (bestTable[d.index] ?? 0);
     return { datasource, table, column };
+  }
+
+  /** Raises tables and columns by how much of their name the question covers. */
+  private addCoverage(terms: readonly QueryTerm[], table: Float64Array, column: Float64Array): void {
+    const matched = new Map<string, number>();
+    for (const q of terms) for (const [t, w] of q.alternatives) if ((matched.get(t) ?? 0) < w) matched.set(t, w);
+    if (!matched.size) return;
+    const cover = (nw: NameWords): number => {
+      if (nw.joined && matched.has(nw.joined)) return matched.get(nw.joined) ?? 0;
+      let got = 0;
+      let all = 0;
+      for (const alts of nw.words) {
+        const idf = Math.max(...alts.map((a) => this.idf.get(a) ?? 1));
+        all += idf;
+        got += idf * Math.max(0, ...alts.map((a) => matched.get(a) ?? 0));
+      }
+      return all ? got / all : 0;
+    };
+    for (const t of this.model.tables) {
+      const c = cover(t.nameWords);
+      if (c) table[t.index] = (table[t.index] ?? 0) + WEIGHTS.coverage.table * c * c;
+    }
+    for (const col of this.model.columns) {
+      const c = cover(col.nameWords);
+      if (c) column[col.index] = (column[col.index] ?? 0) + WEIGHTS.coverage.column * c * c;
+    }
   }
 
   /** Adds one question term's best match per datasource, table and column. */

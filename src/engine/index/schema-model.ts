@@ -27,6 +27,7 @@ export interface TableNode {
   readonly ds: number;
   readonly key: string;
   readonly nameTerms: readonly string[];
+  readonly nameWords: NameWords;
   readonly vector: Float32Array;
   readonly columns: number[];
 }
@@ -36,10 +37,34 @@ export interface ColumnNode {
   readonly table: number;
   readonly name: string;
   readonly nameTerms: readonly string[];
+  readonly nameWords: NameWords;
   readonly primaryKey: boolean;
   readonly vector: Float32Array;
   /** Also set for the referenced side of a foreign key. */
   foreignKey: boolean;
+}
+
+/**
+ * The words of a name, each with the terms that stand for it, plus the joined form: how much of a
+ * name a question covers is measured on these.
+ */
+export interface NameWords {
+  readonly words: readonly (readonly string[])[];
+  readonly joined: string | null;
+}
+
+export function nameWords(name: string): NameWords {
+  const lex = lexicon();
+  const words = splitWords(name);
+  const kept = words.filter((w) => !(STOPWORDS.has(w) && words.length > 1));
+  return {
+    words: kept.map((w) => {
+      const t = stem(w);
+      const full = lex.expand(t);
+      return full ? [t, full] : [t];
+    }),
+    joined: words.length > 1 && words.length <= 3 ? stem(words.join('')) : null,
+  };
 }
 
 /** Where a term occurs; each list holds node indexes. */
@@ -125,7 +150,8 @@ export class SchemaModel {
         const m = e.meta as TableEntryMeta;
         const index = this.tables.length;
         const terms = nameTerms(m.table.includes('.') ? m.table.slice(m.table.indexOf('.') + 1) : m.table);
-        this.tables.push({ index, ds: d, key: m.table, nameTerms: terms, vector: e.vector, columns: [] });
+        const bare = m.table.includes('.') ? m.table.slice(m.table.indexOf('.') + 1) : m.table;
+        this.tables.push({ index, ds: d, key: m.table, nameTerms: terms, nameWords: nameWords(bare), vector: e.vector, columns: [] });
         tableIndex.set(`${d}\u0000${m.table}`, index);
         this.datasources[d]?.tables.push(index);
         for (const t of terms) post(t, 'tableName', index, d);
@@ -139,7 +165,7 @@ export class SchemaModel {
         if (table === undefined) continue;
         const index = this.columns.length;
         const terms = nameTerms(m.column);
-        this.columns.push({ index, ds: d, table, name: m.column, nameTerms: terms, primaryKey: m.primaryKey, vector: e.vector, foreignKey: false });
+        this.columns.push({ index, ds: d, table, name: m.column, nameTerms: terms, nameWords: nameWords(m.column), primaryKey: m.primaryKey, vector: e.vector, foreignKey: false });
         this.tables[table]?.columns.push(index);
         for (const t of terms) post(t, 'columnName', index, d);
         for (const v of m.sampleValues) for (const t of valueTerms(v)) post(t, 'columnValue', index, d);

@@ -161,24 +161,32 @@ export class DuckDbIndexStore implements IndexStore {
     options: { readonly k: number; readonly kinds?: readonly EntryKind[]; readonly datasourceIds?: readonly string[] },
   ): Promise<SearchHit[]> {
     return this.serial(async (c) => {
-      const args: DuckDBValue[] = [listValue(Array.from(vector)), scope.namespace, scope.embeddingModel];
+      // Named parameters so the query vector can be typed FLOAT[] (a JS number list binds as DOUBLE/INTEGER).
+      const args: Record<string, DuckDBValue> = {
+        q: listValue(Array.from(vector)),
+        ns: scope.namespace,
+        model: scope.embeddingModel,
+        k: Math.max(1, Math.floor(options.k)),
+      };
       const filters: string[] = [];
-      const inList = (values: readonly string[]) =>
-        values.map((v) => {
-          args.push(v);
-          return `$${args.length}`;
-        });
-      if (options.kinds?.length) filters.push(`e.kind IN (${inList(options.kinds).join(', ')})`);
-      if (options.datasourceIds?.length) filters.push(`e.datasource_id IN (${inList(options.datasourceIds).join(', ')})`);
-      args.push(Math.max(1, Math.floor(options.k)));
-      const rows = await this.rows(
-        c,
-        `SELECT ${ENTRY_COLUMNS}, list_cosine_similarity(e.vector, $1::FLOAT[]) AS score
+      const inList = (prefix: string, values: readonly string[]) =>
+        values
+          .map((v, i) => {
+            args[`${prefix}${i}`] = v;
+            return `$${prefix}${i}`;
+          })
+          .join(', ');
+      if (options.kinds?.length) filters.push(`e.kind IN (${inList('kind', options.kinds)})`);
+      if (options.datasourceIds?.length) filters.push(`e.datasource_id IN (${inList('ds', options.datasourceIds)})`);
+      const reader = await c.runAndReadAll(
+        `SELECT ${ENTRY_COLUMNS}, list_cosine_similarity(e.vector, $q) AS score
          FROM index_entries e JOIN index_builds b USING (build_id)
-         WHERE b.state = 'live' AND b.namespace = $2 AND b.embedding_model = $3 ${filters.map((f) => `AND ${f}`).join(' ')}
-         ORDER BY score DESC, e.key LIMIT $${args.length}`,
+         WHERE b.state = 'live' AND b.namespace = $ns AND b.embedding_model = $model ${filters.map((f) => `AND ${f}`).join(' ')}
+         ORDER BY score DESC, e.key LIMIT $k`,
         args,
+        { q: LIST(FLOAT) },
       );
+      const rows = reader.getRowObjectsJS() as Record<string, any>[];
       return rows.map((r) => ({ entry: toEntry(r), score: Number(r.score) }));
     });
   }

@@ -44,7 +44,7 @@ count number many total tally quantity
 quantity amount volume units count
 size big bigger biggest large larger largest small smaller smallest area capacity
 height tall taller tallest short shorter shortest high
-weight heavy heavier heaviest light lighter lightest mass
+weight weigh weighing heavy heavier heaviest light lighter lightest mass
 length long longer longest short shorter shortest distance
 distance far farther farthest near nearest close closest length mileage kilometer mile
 speed fast faster fastest slow slower slowest quick velocity acceleration
