@@ -24,6 +24,6 @@ export async function* numberedRows(total: number, batchSize = 1000): AsyncGener
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<{ text: string; chunks: number }> {
   const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return { text: Buffer.concat(parts).toString('utf8'), chunks: parts.length };
 }

@@ -38,7 +38,7 @@ describe('LocalResultStore.writeResult', () => {
   it('records the result in the run manifest with columns, row count and the truncated flag', async () => {
     const batches: ResultBatch[] = [
       { columns: [{ name: 'x', kind: 'float' }], rows: [[1.5], [2.5]] },
-      { columns: [{ name: 'x', kind: 'float' }], rows: [[3.5]], truncated: true } as ResultBatch,
+      { columns: [{ name: 'x', kind: 'float' }], rows: [[3.5]], truncated: true },
     ];
     await store.writeResult('acme', 'req-2', 'first', batches);
     await store.writeResult('acme', 'req-2', 'second', numberedRows(3), { truncated: false });

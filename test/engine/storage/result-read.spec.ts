@@ -1,0 +1,124 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  InvalidPageRequestError,
+  LocalResultStore,
+  RESULT_NOT_FOUND_MESSAGE,
+} from '../../../src/engine/storage';
+import { NotFoundError } from '../../../src/engine/errors';
+import { numberedRows, tempRoot } from './helpers';
+
+const TOTAL = 2345;
+
+describe('LocalResultStore.readPage', () => {
+  const root = tempRoot('results-read');
+  const store = new LocalResultStore(root.path);
+  beforeAll(async () => {
+    await store.writeResult('acme', 'run1', 'main', numberedRows(TOTAL, 500));
+    await store.writeResult('other', 'run9', 'main', numberedRows(5));
+  });
+  afterAll(async () => {
+    await store.close();
+    root.remove();
+  });
+
+  it('returns the first page with the default limit of 100', async () => {
+    const page = await store.readPage('acme', 'run1', 'main');
+    expect(page).toMatchObject({
+      request_id: 'run1',
+      result_id: 'main',
+      columns: ['n', 'label'],
+      offset: 0,
+      limit: 100,
+      total_rows: TOTAL,
+      next_offset: 100,
+    });
+    expect(page.rows).toHaveLength(100);
+    expect(page.rows[0]).toEqual([0, 'row 0']);
+    expect(page.rows[99]).toEqual([99, 'row 99']);
+  });
+
+  it('returns rows[i] as row offset + i in the middle', async () => {
+    const page = await store.readPage('acme', 'run1', 'main', { offset: 1234, limit: 7 });
+    expect(page.rows.map((r) => r[0])).toEqual([1234, 1235, 1236, 1237, 1238, 1239, 1240]);
+    expect(page.next_offset).toBe(1241);
+  });
+
+  it('ends the last page at the last row with next_offset null', async () => {
+    const page = await store.readPage('acme', 'run1', 'main', { offset: TOTAL - 45, limit: 100 });
+    expect(page.rows).toHaveLength(45);
+    expect(page.rows[44]).toEqual([TOTAL - 1, `row ${TOTAL - 1}`]);
+    expect(page.next_offset).toBeNull();
+  });
+
+  it('gives next_offset null when the page ends exactly at the last row', async () => {
+    const page = await store.readPage('acme', 'run1', 'main', { offset: TOTAL - 5, limit: 5 });
+    expect(page.rows).toHaveLength(5);
+    expect(page.next_offset).toBeNull();
+  });
+
+  it('returns no rows past the end', async () => {
+    const page = await store.readPage('acme', 'run1', 'main', { offset: TOTAL + 10, limit: 10 });
+    expect(page).toMatchObject({ rows: [], offset: TOTAL + 10, total_rows: TOTAL, next_offset: null });
+  });
+
+  it('cuts a limit above 1000 to 1000 and reports it', async () => {
+    const page = await store.readPage('acme', 'run1', 'main', { offset: 0, limit: 5000 });
+    expect(page.limit).toBe(1000);
+    expect(page.rows).toHaveLength(1000);
+    expect(page.next_offset).toBe(1000);
+  });
+
+  it.each([
+    [{ offset: -1 }, 'offset'],
+    [{ limit: 0 }, 'limit'],
+    [{ limit: -5 }, 'limit'],
+    [{ offset: 1.5 }, 'offset'],
+    [{ limit: Number.NaN }, 'limit'],
+  ])('rejects %p with a typed error naming %s', async (page, field) => {
+    const read = store.readPage('acme', 'run1', 'main', page);
+    await expect(read).rejects.toBeInstanceOf(InvalidPageRequestError);
+    await expect(read).rejects.toMatchObject({ code: 'INVALID_PAGE_REQUEST', details: { field } });
+  });
+
+  describe('not found, all alike', () => {
+    const cases: [string, string, string, string][] = [
+      ['unknown request', 'acme', 'nope', 'main'],
+      ["another tenant's run", 'acme', 'run9', 'main'],
+      ['a result the manifest does not list', 'acme', 'run1', 'other'],
+      ['.. as request id', 'acme', '..', 'main'],
+      ['a slash in the result id', 'acme', 'run1', '../run1/main'],
+      ['a dot in the result id', 'acme', 'run1', 'main.parquet'],
+      ['. as result id', 'acme', 'run1', '.'],
+      ['the manifest file itself', 'acme', 'run1', 'manifest'],
+      ['an empty id', 'acme', '', 'main'],
+      ['a traversal through the tenant', '../other', 'run9', 'main'],
+    ];
+
+    it.each(cases)('%s gives the same NotFoundError for pages and CSV', async (_label, tenant, req, res) => {
+      for (const attempt of [store.readPage(tenant, req, res), store.streamCsv(tenant, req, res)]) {
+        const err: unknown = await attempt.then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(NotFoundError);
+        expect(err).toMatchObject({ code: 'NOT_FOUND', message: RESULT_NOT_FOUND_MESSAGE, details: {} });
+      }
+    });
+
+    it('still reads the other tenant from its own store scope', async () => {
+      const page = await store.readPage('other', 'run9', 'main');
+      expect(page.total_rows).toBe(5);
+    });
+
+    it('treats a manifest naming another tenant or request as unknown', async () => {
+      await store.writeResult('acme', 'copied', 'main', numberedRows(3));
+      const path = join(root.path, 'acme', 'copied', 'manifest.json');
+      const manifest = await store.readManifest('acme', 'copied');
+      writeFileSync(path, JSON.stringify({ ...manifest, tenant_id: 'other' }));
+      await expect(store.readPage('acme', 'copied', 'main')).rejects.toMatchObject({
+        message: RESULT_NOT_FOUND_MESSAGE,
+      });
+    });
+  });
+});
