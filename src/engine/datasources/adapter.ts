@@ -14,6 +14,8 @@ export interface ResultColumn {
 export interface ResultBatch {
   readonly columns: readonly ResultColumn[];
   readonly rows: Cell[][];
+  /** True on the batch where `maxRows` cut the result (more rows existed). */
+  readonly truncated?: boolean;
 }
 
 export interface ExecuteOptions {

@@ -1,0 +1,152 @@
+/**
+ * The `connection` block of a datasource: which keys each type takes, their checks (done when the
+ * adapter is built, without opening anything) and the masked form shown by listings.
+ */
+import { closest } from 'fastest-levenshtein';
+import { MASK } from '../../config/redact';
+import { formatProblems, type ConfigProblem } from '../../config/config-error';
+import type { ConnectionConfig, DatasourceConfig } from '../../config/schema';
+import { DATASOURCE_TYPES, type DatasourceType } from './adapter';
+import { DatasourceError } from './errors';
+
+const SERVER_KEYS = ['url', 'host', 'port', 'user', 'password', 'database', 'ssl', 'pool_max'] as const;
+export const CONNECTION_KEYS: Record<DatasourceType, readonly string[]> = {
+  duckdb: ['path', 'demo', 'pool_max'],
+  sqlite: ['path', 'pool_max'],
+  postgres: SERVER_KEYS,
+  mysql: SERVER_KEYS,
+};
+const ALL_KEYS = [...new Set(Object.values(CONNECTION_KEYS).flat())];
+/** Keys whose whole value is a secret. `url` is masked only in its password part. */
+const SECRET_KEYS = new Set(['password']);
+const URL_SCHEMES: Record<'postgres' | 'mysql', readonly string[]> = {
+  postgres: ['postgres:', 'postgresql:'],
+  mysql: ['mysql:', 'mariadb:'],
+};
+
+/** Checks `config.connection` for its type; throws DATASOURCE_CONFIG_INVALID listing every problem. */
+export function validateConnection(config: DatasourceConfig): void {
+  const id = typeof config?.id === 'string' && config.id ? config.id : '(no id)';
+  const problems: ConfigProblem[] = [];
+  const type = config?.type;
+  if (!DATASOURCE_TYPES.includes(type)) {
+    problems.push({
+      path: 'type',
+      message: `unknown datasource type '${String(type)}' (valid: ${DATASOURCE_TYPES.join(', ')})`,
+    });
+    throw invalid(id, problems);
+  }
+  const conn = (config.connection ?? {}) as Record<string, unknown>;
+  if (typeof conn !== 'object' || Array.isArray(conn)) {
+    throw invalid(id, [{ path: 'connection', message: 'must be an object' }]);
+  }
+  const allowed = CONNECTION_KEYS[type];
+  for (const key of Object.keys(conn)) {
+    if (allowed.includes(key)) continue;
+    const message = ALL_KEYS.includes(key)
+      ? `'${key}' is not a key of a ${type} datasource (its keys: ${allowed.join(', ')})`
+      : `unknown key '${key}'; did you mean '${closest(key, [...allowed])}'? (keys of ${type}: ${allowed.join(', ')})`;
+    problems.push({ path: `connection.${key}`, message });
+  }
+  checkTypes(conn, problems);
+  if (type === 'duckdb' || type === 'sqlite') {
+    if (typeof conn.path !== 'string' || !conn.path.trim()) {
+      problems.push({
+        path: 'connection.path',
+        message: `required for a ${type} datasource: the database file`,
+      });
+    }
+  } else {
+    checkServer(type, conn, problems);
+  }
+  if (problems.length) throw invalid(id, problems);
+}
+
+function checkTypes(conn: Record<string, unknown>, problems: ConfigProblem[]): void {
+  const str = (k: string) => conn[k] !== undefined && typeof conn[k] !== 'string';
+  for (const k of ['path', 'url', 'host', 'user', 'password', 'database']) {
+    if (str(k)) problems.push({ path: `connection.${k}`, message: 'must be a string' });
+  }
+  for (const k of ['ssl', 'demo']) {
+    if (conn[k] !== undefined && typeof conn[k] !== 'boolean')
+      problems.push({ path: `connection.${k}`, message: 'must be true or false' });
+  }
+  const int = (k: string, min: number, max: number) => {
+    const v = conn[k];
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= min && (v as number) <= max)) {
+      problems.push({ path: `connection.${k}`, message: `must be an integer from ${min} to ${max}` });
+    }
+  };
+  int('port', 1, 65535);
+  int('pool_max', 1, 100);
+}
+
+function checkServer(
+  type: 'postgres' | 'mysql',
+  conn: Record<string, unknown>,
+  problems: ConfigProblem[],
+): void {
+  if (conn.url !== undefined) {
+    for (const k of ['host', 'port', 'user', 'password', 'database']) {
+      if (conn[k] !== undefined)
+        problems.push({ path: `connection.${k}`, message: `give either 'url' or '${k}', not both` });
+    }
+    if (typeof conn.url === 'string') {
+      const parsed = parseUrl(conn.url);
+      if (!parsed || !URL_SCHEMES[type].includes(parsed.protocol)) {
+        problems.push({
+          path: 'connection.url',
+          message: `must be a URL starting with ${URL_SCHEMES[type].map((s) => `${s}//`).join(' or ')}`,
+        });
+      } else if (type === 'mysql' && parsed.pathname.replace(/^\//, '') === '') {
+        problems.push({
+          path: 'connection.url',
+          message: 'must name the database, e.g. mysql://user@host:3306/shop',
+        });
+      }
+    }
+    return;
+  }
+  if (conn.host === undefined)
+    problems.push({ path: 'connection.host', message: `required for a ${type} datasource (or give 'url')` });
+  if (conn.database === undefined)
+    problems.push({
+      path: 'connection.database',
+      message: `required for a ${type} datasource (or give 'url')`,
+    });
+}
+
+/** A URL, tolerating a `${env:...}` reference in its password (resolved only at connect). */
+export function parseUrl(url: string): URL | null {
+  try {
+    return new URL(url.replace(/\$\{[^}]*\}/g, 'ref'));
+  } catch {
+    return null;
+  }
+}
+
+function invalid(id: string, problems: ConfigProblem[]): DatasourceError {
+  return new DatasourceError('DATASOURCE_CONFIG_INVALID', id, formatProblems(problems, 'connection config'), {
+    problems,
+  });
+}
+
+/** The connection as listings show it: every secret `***`, a password inside a URL `***`. */
+export function maskConnection(
+  connection: ConnectionConfig | Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(connection ?? {})) {
+    if (SECRET_KEYS.has(key) && value !== undefined && value !== null) out[key] = MASK;
+    else if (key === 'url' && typeof value === 'string') out[key] = maskUrl(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** `postgres://app:s3cret@db/shop?password=x` -> `postgres://app:***@db/shop?password=***`. */
+export function maskUrl(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)(.*)@(?=[^@]*$)/i, `$1${MASK}@`)
+    .replace(/([?&](?:password|passwd|pwd|sslpassword)=)[^&#]*/gi, `$1${MASK}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * Shared by the postgres and mysql adapters: the knex instance whose pool they draw raw driver
+ * connections from, and the connection settings built from `connection` with the password (or
+ * the URL holding it) resolved through the SecretManager only now, when the pool opens.
+ */
+import knex, { type Knex } from 'knex';
+import type { ConnectionConfig } from '../../config/schema';
+import type { SecretManager } from '../../config/secrets';
+import { DatasourceError, causeMessage } from './errors';
+
+export const DEFAULT_POOL_MAX = 4;
+
+export interface ServerSettings {
+  readonly host?: string;
+  readonly port?: number;
+  readonly user?: string;
+  readonly password?: string;
+  readonly database?: string;
+  readonly url?: string;
+  readonly ssl: boolean;
+}
+
+export function resolveServerSettings(
+  id: string,
+  conn: ConnectionConfig,
+  secrets: SecretManager,
+): ServerSettings {
+  try {
+    return {
+      host: conn.host,
+      port: conn.port,
+      user: conn.user,
+      password:
+        conn.password === undefined ? undefined : secrets.resolve(conn.password, 'connection.password'),
+      database: conn.database,
+      url: conn.url === undefined ? undefined : secrets.resolve(conn.url, 'connection.url'),
+      ssl: conn.ssl === true,
+    };
+  } catch (error) {
+    throw new DatasourceError('DATASOURCE_CONFIG_INVALID', id, causeMessage(error));
+  }
+}
+
+/** Raw driver connections from knex's pool (the adapters drive the drivers themselves). */
+export interface RawPool<C> {
+  readonly knex: Knex;
+  acquire(): Promise<C>;
+  /** Returns a connection; a broken one (`broken` true) is destroyed instead of reused. */
+  release(connection: C, broken?: boolean): Promise<void>;
+  /** A connection outside the pool, for a cancel that must not wait for a free slot. */
+  withSideConnection<T>(work: (connection: C) => Promise<T>): Promise<T>;
+  destroy(): Promise<void>;
+}
+
+/** knex warns on the console about connections the adapter disposes on purpose; the adapter
+ * reports real failures itself, as typed errors. */
+const quiet = {
+  warn: () => undefined,
+  deprecate: () => undefined,
+  debug: () => undefined,
+  error: () => undefined,
+};
+
+export function createRawPool<C extends object>(config: Knex.Config): RawPool<C> {
+  const k = knex({ log: quiet, ...config });
+  const client = k.client as {
+    acquireConnection(): Promise<C>;
+    releaseConnection(c: C): Promise<void>;
+    acquireRawConnection(): Promise<C>;
+    destroyRawConnection(c: C): Promise<void>;
+  };
+  return {
+    knex: k,
+    acquire: () => client.acquireConnection(),
+    async release(connection, broken = false) {
+      // knex's pool validates a connection before reuse and drops one marked disposed
+      if (broken)
+        (connection as { __knex__disposed?: unknown }).__knex__disposed = 'abandoned by the adapter';
+      await client.releaseConnection(connection);
+    },
+    async withSideConnection(work) {
+      const raw = await client.acquireRawConnection();
+      try {
+        return await work(raw);
+      } finally {
+        await client.destroyRawConnection(raw).catch(() => undefined);
+      }
+    },
+    destroy: () => k.destroy(),
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * MySQL and MariaDB through knex's mysql2 pool. Each connection is made read-only for the session
+ * (`SET SESSION TRANSACTION READ ONLY`, repeated before each statement in case a statement changed
+ * it) and each statement runs in `START TRANSACTION READ ONLY`. The session setting matters: DDL
+ * commits the open transaction implicitly and would otherwise escape it. The server-side timeout
+ * is `max_statement_time` (seconds) on MariaDB and `max_execution_time` (ms, SELECT only) on MySQL;
+ * on timeout or abort the adapter also sends `KILL QUERY` from a side connection. Rows stream
+ * through mysql2's query stream, which pauses the socket while the consumer is behind.
+ */
+import type { Readable } from 'node:stream';
+import { Types } from 'mysql2';
+import type { DatasourceConfig } from '../../../config/schema';
+import type { SecretManager } from '../../../config/secrets';
+import type { Cell, ResultColumn } from '../adapter';
+import { BaseAdapter, type CatalogTable } from '../base-adapter';
+import { parseUrl } from '../connection-config';
+import type { Cursor, StatementControl } from '../cursor';
+import { driverCode, type DatasourceErrorCode } from '../errors';
+import { createRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
+import { typeKind } from '../type-kind';
+import { readMysqlCatalog } from './mysql-catalog';
+import { BINARY_CHARSET, castCell, finishRow, kindOfField } from './mysql-values';
+
+interface FieldDef {
+  readonly name: string;
+  readonly columnType: number;
+  readonly characterSet: number;
+}
+interface MysqlQuery {
+  on(event: 'fields', listener: (fields: FieldDef[]) => void): MysqlQuery;
+  stream(options?: { highWaterMark?: number }): Readable;
+}
+interface MysqlConnection {
+  readonly threadId: number;
+  query(options: { sql: string; values?: unknown[]; rowsAsArray?: boolean; typeCast?: unknown }): MysqlQuery;
+  query(sql: string, callback: (error: Error | null, result: unknown) => void): void;
+  destroy(): void;
+}
+
+/** mysql2's numeric column types to the names its typeCast uses (`Types` maps both ways). */
+const TYPE_NAMES = Types as unknown as Record<number, string>;
+
+const TIMEOUT_ERRNOS = new Set([1969, 3024, 1317, 1028]);
+const UNAVAILABLE_ERRNOS = new Set([1045, 1049, 1044, 1040, 1203, 2002, 2003, 2006, 2013]);
+
+export class MysqlAdapter extends BaseAdapter {
+  private pool: RawPool<MysqlConnection> | null = null;
+  private mariadb = true;
+
+  constructor(
+    config: DatasourceConfig,
+    private readonly secrets: SecretManager,
+  ) {
+    super('mysql', 'mysql', config);
+  }
+
+  protected async open(): Promise<void> {
+    const s = resolveServerSettings(this.id, this.config.connection, this.secrets);
+    const url = s.url ? parseUrl(s.url) : null;
+    const connection = {
+      host: url ? url.hostname : s.host,
+      port: url ? Number(url.port || 3306) : (s.port ?? 3306),
+      user: url ? decodeURIComponent(url.username) : s.user,
+      password: url ? decodeURIComponent(url.password) : s.password,
+      database: url ? decodeURIComponent(url.pathname.replace(/^\//, '')) : s.database,
+      ssl: s.ssl ? {} : undefined,
+      timezone: 'Z',
+      connectTimeout: 10_000,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+    };
+    const pool = createRawPool<MysqlConnection>({
+      client: 'mysql2',
+      connection,
+      pool: {
+        min: 0,
+        max: this.config.connection.pool_max ?? DEFAULT_POOL_MAX,
+        afterCreate: (conn: MysqlConnection, done: (error: Error | null, conn: MysqlConnection) => void) => {
+          conn.query(`SET SESSION TRANSACTION READ ONLY`, (error) => {
+            if (error) return done(error, conn);
+            conn.query(`SET time_zone = '+00:00'`, (e) => done(e, conn));
+          });
+        },
+      },
+      acquireConnectionTimeout: 15_000,
+    });
+    try {
+      const conn = await pool.acquire();
+      try {
+        const version = await simpleQuery(conn, 'SELECT VERSION()');
+        this.mariadb = /mariadb/i.test(JSON.stringify(version));
+      } finally {
+        await pool.release(conn);
+      }
+    } catch (error) {
+      await pool.destroy().catch(() => undefined);
+      throw error;
+    }
+    this.pool = pool;
+  }
+
+  protected async shut(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = null;
+  }
+
+  protected quote(identifier: string): string {
+    return `\`${identifier.replace(/`/g, '``')}\``;
+  }
+
+  protected classify(error: unknown): DatasourceErrorCode {
+    const errno = Number((error as { errno?: unknown })?.errno);
+    const code = driverCode(error);
+    if (errno === 1792 || errno === 1290) return 'DATASOURCE_READ_ONLY'; // read-only transaction / --read-only
+    if (TIMEOUT_ERRNOS.has(errno)) return 'DATASOURCE_TIMEOUT';
+    if (UNAVAILABLE_ERRNOS.has(errno) || /^(ECONN|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|PROTOCOL_)/.test(code))
+      return 'DATASOURCE_UNAVAILABLE';
+    if (/Knex: Timeout acquiring/i.test(String((error as Error)?.message))) return 'DATASOURCE_UNAVAILABLE';
+    return 'DATASOURCE_QUERY_FAILED';
+  }
+
+  protected async openCursor(
+    sql: string,
+    params: readonly unknown[],
+    control: StatementControl,
+  ): Promise<Cursor> {
+    const pool = this.pool;
+    if (!pool) throw new Error('not connected');
+    const conn = await pool.acquire();
+    const threadId = conn.threadId;
+    control.setCanceller(() =>
+      pool
+        .withSideConnection((side) => simpleQuery(side, `KILL QUERY ${Number(threadId)}`))
+        .then(() => undefined),
+    );
+    try {
+      await simpleQuery(conn, 'SET SESSION TRANSACTION READ ONLY');
+      await simpleQuery(
+        conn,
+        this.mariadb
+          ? `SET SESSION max_statement_time = ${(Math.max(1, control.timeoutMs) / 1000).toFixed(3)}`
+          : `SET SESSION max_execution_time = ${Math.max(1, Math.ceil(control.timeoutMs))}`,
+      );
+      await simpleQuery(conn, 'START TRANSACTION READ ONLY');
+    } catch (error) {
+      await pool.release(conn, true);
+      throw error;
+    }
+    return new MysqlCursor(conn, pool, sql, params);
+  }
+
+  protected async readCatalog(): Promise<CatalogTable[]> {
+    return readMysqlCatalog(
+      (sql) => this.execute(sql, [], { timeoutMs: 15_000 }).then((r) => r.rows),
+      typeKind,
+    );
+  }
+}
+
+class MysqlCursor implements Cursor {
+  private cols: ResultColumn[] = [];
+  private binary: boolean[] = [];
+  private readonly stream: Readable;
+  private readonly rows: AsyncIterator<unknown>;
+  private ended = false;
+  private failed = false;
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly conn: MysqlConnection,
+    private readonly pool: RawPool<MysqlConnection>,
+    sql: string,
+    params: readonly unknown[],
+  ) {
+    const query = conn.query({
+      sql,
+      values: [...params].map(toMysqlParam),
+      rowsAsArray: true,
+      typeCast: castCell,
+    });
+    query.on('fields', (fields) => {
+      this.binary = fields.map((f) => f.characterSet === BINARY_CHARSET);
+      this.cols = fields.map((f, i) => ({
+        name: f.name,
+        kind: kindOfField(TYPE_NAMES[f.columnType], this.binary[i] === true),
+      }));
+    });
+    this.stream = query.stream({ highWaterMark: 1000 });
+    this.rows = this.stream[Symbol.asyncIterator]();
+  }
+
+  get columns(): readonly ResultColumn[] {
+    return this.cols;
+  }
+
+  async next(max: number): Promise<Cell[][]> {
+    const out: Cell[][] = [];
+    while (!this.ended && out.length < max) {
+      const step = this.rows.next();
+      this.pending = step.catch(() => undefined);
+      let item: IteratorResult<unknown>;
+      try {
+        item = await step;
+      } catch (error) {
+        this.failed = true;
+        throw error;
+      }
+      if (item.done) {
+        this.ended = true;
+        break;
+      }
+      // a statement without a result set (SET, DO) yields a header object, not a row
+      if (Array.isArray(item.value)) out.push(finishRow(item.value as (Cell | Buffer)[], this.binary));
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.pending;
+    if (!this.ended && !this.failed) {
+      // A half-read result cannot be abandoned on a MySQL connection: drop the connection.
+      this.stream.destroy();
+      this.conn.destroy();
+      await this.pool.release(this.conn, true);
+      return;
+    }
+    await simpleQuery(this.conn, 'ROLLBACK').then(
+      () => this.pool.release(this.conn),
+      () => this.pool.release(this.conn, true),
+    );
+  }
+}
+
+function simpleQuery(conn: MysqlConnection, sql: string): Promise<unknown> {
+  return new Promise((resolve, reject) =>
+    conn.query(sql, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+}
+
+function toMysqlParam(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}

@@ -1,0 +1,133 @@
+/**
+ * mysql2's `typeCast` hook: every value is read from its text form and turned into a cell (see
+ * `../cells.ts`), so no driver default (Date objects in local time, lossy DECIMAL) decides.
+ */
+import type { Cell } from '../adapter';
+import { blobCell, decimalCell, genericCell, integerCell, numberCell } from '../cells';
+import type { TypeKind } from '../schema';
+
+/** The field as mysql2 hands it to `typeCast` (text protocol); it does not tell the charset. */
+interface CastField {
+  readonly type: string;
+  string(encoding?: string): string | null;
+  buffer(): Buffer | null;
+}
+
+/** MySQL's `binary` character set: the column holds bytes, not text. */
+export const BINARY_CHARSET = 63;
+
+/**
+ * String-like columns come back as Buffers here: whether they hold text or bytes is known only from
+ * the column definitions, and `finishRow` decides with them.
+ */
+export function castCell(field: CastField, next: () => unknown): Cell | Buffer {
+  switch (field.type) {
+    case 'TINY':
+    case 'SHORT':
+    case 'LONG':
+    case 'INT24':
+    case 'YEAR':
+    case 'LONGLONG': {
+      const s = field.string();
+      return s === null ? null : integerCell(s);
+    }
+    case 'NEWDECIMAL':
+    case 'DECIMAL': {
+      const s = field.string();
+      return s === null ? null : decimalCell(s);
+    }
+    case 'FLOAT':
+    case 'DOUBLE': {
+      const s = field.string();
+      return s === null ? null : numberCell(Number(s));
+    }
+    case 'DATE':
+    case 'NEWDATE':
+    case 'TIME':
+    case 'TIME2':
+      return field.string();
+    case 'DATETIME':
+    case 'DATETIME2': {
+      const s = field.string();
+      return s === null ? null : s.replace(' ', 'T');
+    }
+    case 'TIMESTAMP':
+    case 'TIMESTAMP2': {
+      // the session time zone is UTC (set when the connection is made), so this is an instant
+      const s = field.string();
+      return s === null ? null : `${s.replace(' ', 'T')}Z`;
+    }
+    case 'BIT': {
+      const b = field.buffer();
+      return b === null
+        ? null
+        : b.length === 1
+          ? b[0]!
+          : integerCell(BigInt(`0x${b.toString('hex') || '0'}`));
+    }
+    case 'TINY_BLOB':
+    case 'MEDIUM_BLOB':
+    case 'LONG_BLOB':
+    case 'BLOB':
+    case 'VAR_STRING':
+    case 'STRING':
+    case 'VARCHAR':
+    case 'GEOMETRY':
+      return field.buffer();
+    case 'JSON':
+      return field.string('utf8');
+    default: {
+      return genericCell(next());
+    }
+  }
+}
+
+/** Bytes of a binary column become base64, of a text column a UTF-8 string. */
+export function finishRow(row: (Cell | Buffer)[], binary: readonly boolean[]): Cell[] {
+  return row.map((v, i) => (Buffer.isBuffer(v) ? (binary[i] ? blobCell(v) : v.toString('utf8')) : v));
+}
+
+/** mysql2 field type names to kinds (for result columns). */
+export function kindOfField(type: string | undefined, binary: boolean): TypeKind {
+  switch (type) {
+    case 'TINY':
+    case 'SHORT':
+    case 'LONG':
+    case 'INT24':
+    case 'LONGLONG':
+    case 'YEAR':
+      return 'integer';
+    case 'NEWDECIMAL':
+    case 'DECIMAL':
+      return 'decimal';
+    case 'FLOAT':
+    case 'DOUBLE':
+      return 'float';
+    case 'DATE':
+    case 'NEWDATE':
+      return 'date';
+    case 'TIME':
+    case 'TIME2':
+      return 'time';
+    case 'DATETIME':
+    case 'DATETIME2':
+    case 'TIMESTAMP':
+    case 'TIMESTAMP2':
+      return 'timestamp';
+    case 'JSON':
+      return 'json';
+    case 'BIT':
+      return 'integer';
+    case 'TINY_BLOB':
+    case 'MEDIUM_BLOB':
+    case 'LONG_BLOB':
+    case 'BLOB':
+    case 'VAR_STRING':
+    case 'STRING':
+    case 'VARCHAR':
+      return binary ? 'blob' : 'text';
+    case undefined:
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * SQLite through better-sqlite3, run in child processes (`sqlite-runner-main.ts`): the event loop
+ * never waits on SQLite, and a statement past its timeout is stopped by killing its runner (better-
+ * sqlite3 has no interrupt). Runners are pooled (`pool_max`, default 2) and each holds one
+ * statement at a time. Integers are read as BigInt (`safeIntegers`) and turned into numbers or, past
+ * 2^53, strings; blobs are base64.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { DatasourceConfig } from '../../../config/schema';
+import type { Cell, ResultColumn } from '../adapter';
+import { BaseAdapter, type CatalogTable } from '../base-adapter';
+import type { Cursor, StatementControl } from '../cursor';
+import { DatasourceError, type DatasourceErrorCode } from '../errors';
+import type { ForeignKey } from '../schema';
+import { Semaphore } from '../semaphore';
+import { typeKind } from '../type-kind';
+import { RunnerError, SqliteRunner } from './sqlite-runner';
+
+const DEFAULT_POOL = 2;
+
+export class SqliteAdapter extends BaseAdapter {
+  private readonly path: string;
+  private readonly slots: Semaphore;
+  private idle: SqliteRunner[] = [];
+  private readonly busy = new Set<SqliteRunner>();
+
+  constructor(config: DatasourceConfig) {
+    super('sqlite', 'sqlite', config);
+    this.path = resolve(config.connection.path ?? '');
+    this.slots = new Semaphore(config.connection.pool_max ?? DEFAULT_POOL);
+  }
+
+  protected async open(): Promise<void> {
+    if (!existsSync(this.path)) {
+      throw new DatasourceError(
+        'DATASOURCE_UNAVAILABLE',
+        this.id,
+        `the SQLite file ${this.path} does not exist`,
+      );
+    }
+    this.idle.push(await SqliteRunner.start(this.path));
+  }
+
+  protected async shut(): Promise<void> {
+    for (const r of [...this.idle, ...this.busy]) r.kill();
+    this.idle = [];
+    this.busy.clear();
+  }
+
+  protected quote(identifier: string): string {
+    return `"${identifier.replace(/"/g, '""')}"`;
+  }
+
+  protected classify(error: unknown): DatasourceErrorCode {
+    const code = error instanceof RunnerError ? (error.code ?? '') : '';
+    const message = error instanceof Error ? error.message : String(error);
+    if (code.startsWith('SQLITE_READONLY') || /readonly database|read-only/i.test(message))
+      return 'DATASOURCE_READ_ONLY';
+    if (
+      code.startsWith('SQLITE_CANTOPEN') ||
+      code.startsWith('SQLITE_NOTADB') ||
+      /runner process/.test(message)
+    ) {
+      return 'DATASOURCE_UNAVAILABLE';
+    }
+    if (code.startsWith('SQLITE_INTERRUPT')) return 'DATASOURCE_TIMEOUT';
+    return 'DATASOURCE_QUERY_FAILED';
+  }
+
+  protected async openCursor(
+    sql: string,
+    params: readonly unknown[],
+    control: StatementControl,
+  ): Promise<Cursor> {
+    const release = await this.slots.acquire();
+    let runner: SqliteRunner | undefined;
+    try {
+      runner = this.idle.pop() ?? (await SqliteRunner.start(this.path));
+      this.busy.add(runner);
+      const r = runner;
+      control.setCanceller(() => r.kill());
+      const reply = await runner.request({ op: 'open', sql, params: [...params] });
+      return new SqliteCursor(r, reply.columns ?? [], () => this.giveBack(r, release));
+    } catch (error) {
+      if (runner) this.giveBack(runner, release);
+      else release();
+      throw error;
+    }
+  }
+
+  private giveBack(runner: SqliteRunner, release: () => void): void {
+    this.busy.delete(runner);
+    if (runner.isAlive) this.idle.push(runner);
+    release();
+  }
+
+  protected async readCatalog(): Promise<CatalogTable[]> {
+    const rows = async (sql: string, params: unknown[] = []) =>
+      (await this.execute(sql, params, { timeoutMs: 10_000 })).rows;
+    const tables = await rows(
+      `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+    );
+    const out: CatalogTable[] = [];
+    for (const [tableName] of tables) {
+      const name = String(tableName);
+      // pragma_table_info: cid, name, type, notnull, dflt_value, pk (1-based position in the key)
+      const cols = await rows('SELECT name, type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid', [
+        name,
+      ]);
+      const primaryKey = cols
+        .filter((c) => Number(c[3]) > 0)
+        .sort((a, b) => Number(a[3]) - Number(b[3]))
+        .map((c) => String(c[0]));
+      // pragma_foreign_key_list: id, seq, table, from, to (to is null when it means the parent's key)
+      const fkRows = await rows(
+        'SELECT id, seq, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq',
+        [name],
+      );
+      const foreignKeys: ForeignKey[] = [];
+      for (const id of [...new Set(fkRows.map((f) => Number(f[0])))]) {
+        const parts = fkRows.filter((f) => Number(f[0]) === id);
+        const refTable = String(parts[0]?.[2]);
+        let refColumns = parts.map((f) => (f[4] === null ? null : String(f[4])));
+        if (refColumns.some((c) => c === null)) refColumns = await this.primaryKeyOf(refTable);
+        foreignKeys.push({
+          columns: parts.map((f) => String(f[3])),
+          refTable,
+          refColumns: refColumns as string[],
+        });
+      }
+      out.push({
+        name,
+        schema: null,
+        columns: cols.map((c) => ({
+          name: String(c[0]),
+          type: String(c[1] ?? ''),
+          kind: typeKind(String(c[1] ?? ''), 'sqlite'),
+          // SQLite lets a non-INTEGER key column hold NULL, but a key is meant to be set.
+          nullable: Number(c[2]) === 0 && Number(c[3]) === 0,
+        })),
+        primaryKey,
+        foreignKeys,
+        rowCountEstimate: null, // SQLite keeps no row count: the base class counts
+      });
+    }
+    return out;
+  }
+
+  private async primaryKeyOf(table: string): Promise<string[]> {
+    const cols = (
+      await this.execute('SELECT name, pk FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk', [table])
+    ).rows;
+    return cols.map((c) => String(c[0]));
+  }
+}
+
+class SqliteCursor implements Cursor {
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly runner: SqliteRunner,
+    private cols: readonly ResultColumn[],
+    private readonly release: () => void,
+  ) {}
+
+  get columns(): readonly ResultColumn[] {
+    return this.cols;
+  }
+
+  async next(max: number): Promise<Cell[][]> {
+    const fetching = this.runner.request({ op: 'next', max });
+    this.pending = fetching.catch(() => undefined);
+    const reply = await fetching;
+    if (reply.columns) this.cols = reply.columns;
+    return reply.rows ?? [];
+  }
+
+  async close(): Promise<void> {
+    await this.pending;
+    if (this.runner.isAlive) await this.runner.request({ op: 'close' }).catch(() => undefined);
+    this.release();
+  }
+}

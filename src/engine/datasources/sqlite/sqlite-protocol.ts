@@ -1,0 +1,24 @@
+/** Messages between the SQLite adapter and its runner process (advanced IPC serialisation). */
+import type { Cell, ResultColumn } from '../adapter';
+
+export type RunnerRequest =
+  | { readonly id: number; readonly op: 'open'; readonly sql: string; readonly params: readonly unknown[] }
+  | { readonly id: number; readonly op: 'next'; readonly max: number }
+  | { readonly id: number; readonly op: 'close' };
+
+export type RunnerReply =
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly columns?: readonly ResultColumn[];
+      readonly rows?: Cell[][];
+    }
+  | {
+      readonly id: number;
+      readonly ok: false;
+      readonly error: { readonly message: string; readonly code?: string };
+    };
+
+/** First message of a runner: the file opened, or why not. */
+export type RunnerHello =
+  { readonly ready: true } | { readonly ready: false; readonly error: { message: string; code?: string } };
