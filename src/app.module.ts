@@ -3,12 +3,15 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ValidationPipe, HttpStatus } from '@nestjs/common';
 import { DatasourceModule } from './api/datasource/datasource.module';
 import { HealthModule } from './api/health/health.module';
+import { IndexingModule } from './api/indexing/indexing.module';
+import { LlmModule } from './api/llm/llm.module';
+import { QueryModule } from './api/query/query.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
 import type { Engine } from './engine/engine';
 import { EngineModule } from './engine/engine.module';
 
 /** The route groups of spec 4; each is a thin module over the engine. */
-const ROUTE_MODULES = [HealthModule, DatasourceModule];
+const ROUTE_MODULES = [HealthModule, QueryModule, DatasourceModule, LlmModule, IndexingModule];
 
 @Module({})
 export class AppModule {

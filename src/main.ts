@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (loaded.config.api.trust_body_role) {
     log.warn('api.trust_body_role is on: roles are read from the request body; use this for local testing only');
   }
-  const engine = Engine.create(loaded.config);
+  const engine = Engine.create(loaded.config, { source: loaded.path });
   let app: Awaited<ReturnType<typeof createApp>> | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -43,6 +43,12 @@ async function main(): Promise<void> {
   } catch (err) {
     await engine.close();
     throw err;
+  }
+  // Retention: once before serving, then every PURGE_INTERVAL_S seconds; a failure is only logged.
+  await engine.purge();
+  const purgeEvery = Number(process.env.PURGE_INTERVAL_S ?? 86400);
+  if (Number.isFinite(purgeEvery) && purgeEvery > 0) {
+    setInterval(() => void engine.purge(), purgeEvery * 1000).unref();
   }
   app = await createApp(engine);
   const host = process.env.HOST ?? '127.0.0.1';

@@ -5,12 +5,33 @@
  * The HTTP layer (src/api) only resolves roles, calls these methods and maps errors to statuses.
  */
 import type { AppConfig } from '../config/defaults';
+import { ConfigError, type ConfigProblem } from '../config/config-error';
 import { SecretManager } from '../config/secrets';
 import { ensureDemoDatabase } from './datasources/demo';
 import { EngineError } from './errors';
 import { OperatorEvents } from './events/operator-events';
+import {
+  createIndexService,
+  type ClearIndexResult,
+  type DatasourceMeta,
+  type IndexAllResult,
+  type IndexingStats,
+  type IndexService,
+  type IndexStatus,
+  type IndexTarget,
+} from './index';
+import { LlmService } from './llm/llm-service';
 import { getLogger } from './logging/logger';
+import type { PipelineDeps } from './pipeline/deps';
+import { Pipeline } from './pipeline/pipeline';
+import { MemoryPlanCache } from './pipeline/plan-cache';
+import { startRun, type RunHandle } from './pipeline/run-query';
+import type { RunRequest } from './pipeline/run-state';
+import { VerifiedQueries } from './pipeline/verified-queries';
+import type { QueryResponse } from './pipeline/wire';
+import { HookRunner } from './policy/hooks';
 import { DatasourceRegistry, type ListedDatasource } from './registry/datasource-registry';
+import { LocalResultStore, LocalTraceStore, purge, type PurgeReport, type ResultStore, type TraceStore } from './storage';
 
 export interface EngineOptions {
   /** Secret sources beyond env and file (a vault client...). */
@@ -38,23 +59,67 @@ export class EngineNotReadyError extends EngineError {
 export class Engine {
   readonly events: OperatorEvents;
   readonly datasources: DatasourceRegistry;
+  readonly llm: LlmService;
+  readonly index: IndexService;
+  readonly results: ResultStore;
+  readonly traces: TraceStore;
+  readonly verified: VerifiedQueries;
+  readonly hooks: HookRunner;
+  readonly pipeline: Pipeline;
+  private readonly planCache: MemoryPlanCache;
   private readonly log = getLogger('nl2sql.engine');
+  private indexOpen = false;
   private closed = false;
 
   private constructor(
     readonly config: AppConfig,
     readonly secrets: SecretManager,
+    source: string,
   ) {
     this.events = new OperatorEvents(config.tenant_id);
     this.datasources = new DatasourceRegistry(secrets, getLogger('nl2sql.datasource'), config.base_dir);
+    this.llm = new LlmService({
+      llm: config.llm ?? undefined,
+      secrets,
+      audit: this.events,
+      maxCostUsd: config.settings.pipeline.max_cost_usd,
+      discoverPlugins: config.base_dir,
+      source,
+    });
+    this.index = createIndexService(
+      { embeddings: config.embeddings, storage: { index: config.storage.index } },
+      { secrets, logger: getLogger('nl2sql.index') },
+    );
+    this.results = new LocalResultStore(config.storage.results.path);
+    this.traces = new LocalTraceStore(config.storage.traces.path);
+    this.verified = new VerifiedQueries(config.verified_queries);
+    this.planCache = new MemoryPlanCache(config.settings.pipeline.plan_cache_size);
+    this.hooks = new HookRunner(config.hooks, this.events);
+    this.pipeline = new Pipeline(this.pipelineDeps());
   }
 
   /** Builds every part from the config; opens nothing and calls no model. */
-  static create(config: AppConfig, options: EngineOptions = {}): Engine {
+  static create(config: AppConfig, options: EngineOptions & { source?: string } = {}): Engine {
     const secrets = options.secrets ?? new SecretManager(options.env ?? process.env, config.base_dir);
-    const engine = new Engine(config, secrets);
+    const engine = new Engine(config, secrets, options.source ?? 'config');
     config.datasources.forEach((ds, i) => engine.datasources.add(ds, `datasources[${i}]`));
     return engine;
+  }
+
+  private pipelineDeps(): PipelineDeps {
+    const engine = this;
+    return {
+      config: this.config,
+      datasources: this.datasources,
+      // Routing uses the index only once it is open and has entries (see `check`).
+      get index() {
+        return engine.indexOpen ? engine.index : null;
+      },
+      planCache: this.planCache,
+      verified: this.verified,
+      results: this.results,
+      hooks: this.hooks,
+    };
   }
 
   get tenantId(): string {
@@ -89,7 +154,33 @@ export class Engine {
         : 'no datasource is configured (add one under `datasources:`)';
       throw new EngineNotReadyError(`no datasource is ready: ${why}`, checks);
     }
+    this.checkVerifiedQueries();
+    for (const problem of this.llm.check()) {
+      this.log.warn('model agent not usable until fixed', { ...problem });
+    }
+    await this.openIndex();
     return checks;
+  }
+
+  /** Verified queries of every ready datasource must import and validate; a bad one stops start-up. */
+  private checkVerifiedQueries(): void {
+    const problems: ConfigProblem[] = [];
+    for (const entry of this.datasources.ready()) {
+      if (entry.snapshot) problems.push(...this.verified.check(entry.config.id, entry.snapshot));
+    }
+    if (problems.length) throw new ConfigError(problems, 'verified_queries');
+  }
+
+  private async openIndex(): Promise<void> {
+    try {
+      await this.index.open();
+      const status = await this.index.status(this.datasources.ids());
+      this.indexOpen = status.total > 0;
+      this.log.info(`schema index ${status.status}`, { entries: status.total, problems: status.problems.length });
+    } catch (err) {
+      // Routing falls back to the model without an index; the index routes report the reason.
+      this.log.warn('schema index unavailable', { reason: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   /** `connection.demo: true` asks for the generated demo database; it is built on first start. */
@@ -127,9 +218,96 @@ export class Engine {
     this.log.info('datasource removed at runtime', { datasource_id: id });
   }
 
+  /** Builds one datasource's index entries (introspecting it first if needed). Throws with the reason. */
+  async indexDatasource(id: string): Promise<IndexingStats> {
+    const entry = await this.datasources.use(id);
+    const stats = await this.index.indexDatasource(id, await this.freshSnapshot(id), this.indexMeta(entry.config.id));
+    this.indexOpen = true;
+    return stats;
+  }
+
+  /** Builds every configured datasource; one that fails is an `errors` entry and keeps its entries. */
+  async indexAll(): Promise<IndexAllResult> {
+    const targets: IndexTarget[] = this.datasources.ids().map((id) => ({
+      datasourceId: id,
+      snapshot: () => this.freshSnapshot(id),
+      meta: this.indexMeta(id),
+    }));
+    const result = await this.index.indexAll(targets);
+    this.indexOpen = result.stats.length > 0 || this.indexOpen;
+    return result;
+  }
+
+  async clearIndex(): Promise<ClearIndexResult> {
+    const result = await this.index.clear();
+    this.indexOpen = false;
+    return result;
+  }
+
+  async indexStatus(): Promise<IndexStatus> {
+    return this.index.status(
+      this.datasources.all().map((e) => ({ datasourceId: e.config.id, schemaVersion: e.snapshot?.schemaVersion })),
+    );
+  }
+
+  /** Introspects again so a build always reflects the schema as it is now. */
+  private async freshSnapshot(id: string) {
+    const entry = await this.datasources.use(id);
+    entry.snapshot = await entry.adapter.introspect();
+    return entry.snapshot;
+  }
+
+  private indexMeta(id: string): DatasourceMeta {
+    const cfg = this.datasources.require(id).config;
+    return {
+      description: cfg.description,
+      sampleQuestions: cfg.sample_questions ?? [],
+      verifiedQueries: this.config.verified_queries
+        .filter((v) => v.datasource_id === id)
+        .map((v) => ({ id: v.id, question: v.question, paraphrases: v.paraphrases ?? [], sql: v.sql })),
+    };
+  }
+
+  /**
+   * Runs a question to its answer. Pipeline failures are data in the response (status `error`);
+   * this rejects only on an unexpected failure or a cancellation.
+   */
+  async run(request: RunRequest, signal: AbortSignal = new AbortController().signal): Promise<QueryResponse> {
+    return this.start(request, signal).done;
+  }
+
+  /** Starts a run and returns its handle: its events (for the stream route) and its result. */
+  start(request: RunRequest, signal: AbortSignal = new AbortController().signal): RunHandle {
+    if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
+    return startRun(
+      { deps: this.pipelineDeps(), pipeline: this.pipeline, llm: this.llm, traces: this.traces, operator: this.events },
+      request,
+      signal,
+    );
+  }
+
+  /** Deletes traces and results older than their store's max_age_days. Never throws. */
+  async purge(now = new Date()): Promise<PurgeReport> {
+    const { results, traces } = this.config.storage;
+    try {
+      const report = await purge(
+        { results: { path: results.path, maxAgeDays: results.max_age_days }, traces: { path: traces.path, maxAgeDays: traces.max_age_days } },
+        now,
+      );
+      for (const e of report.errors) this.log.warn('purge could not remove an entry', { reason: e });
+      if (report.removed.results || report.removed.traces) this.log.info('purged old results and traces', { ...report.removed });
+      return report;
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      this.log.error('purge failed', { reason });
+      return { removed: { results: 0, traces: 0 }, errors: [reason] };
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.allSettled([this.llm.close(), this.index.close(), this.results.close()]);
     await this.datasources.closeAll();
     this.events.complete();
     this.log.info('engine closed');

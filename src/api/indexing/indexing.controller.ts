@@ -1,0 +1,107 @@
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiInternalServerErrorResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { redact } from '../../config/redact';
+import { Engine } from '../../engine/engine';
+import type { ClearIndexResult, IndexAllResult, IndexStatus, IndexingStats } from '../../engine/index';
+import { getLogger } from '../../engine/logging/logger';
+import { ErrorBody } from '../common/error-body.dto';
+import { ApiHttpError } from '../common/http-errors';
+import { AdminOnly } from '../common/roles.guard';
+
+const log = getLogger('nl2sql.index');
+const obj = { type: 'object', additionalProperties: true } as const;
+
+class IndexDatasourceResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty() datasource_id!: string;
+  @ApiProperty({ ...obj, description: 'Entries by kind, index_version, built_at, schema_version, seconds' })
+  indexing_stats!: IndexingStats;
+  @ApiProperty() message!: string;
+}
+
+class IndexingResults {
+  @ApiProperty({ type: 'array', items: obj }) stats!: unknown[];
+  @ApiProperty({ type: 'array', items: obj }) empty!: unknown[];
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { datasource_id: { type: 'string' }, error: { type: 'string' } } } })
+  errors!: unknown[];
+}
+
+class IndexAllResponse {
+  @ApiProperty({ description: 'True when every datasource indexed' }) success!: boolean;
+  @ApiProperty({ type: IndexingResults }) indexing_results!: IndexAllResult;
+  @ApiProperty() message!: string;
+}
+
+class ClearIndexResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty() message!: string;
+  @ApiProperty({ ...obj, description: 'namespace, removed_entries, removed_builds, per-datasource counts' })
+  removed!: ClearIndexResult;
+}
+
+class IndexStatusDto {
+  @ApiProperty({ enum: ['ok', 'empty', 'stale', 'missing'] }) status!: string;
+  @ApiProperty() total!: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' } }) counts!: Record<string, number>;
+  @ApiProperty({ nullable: true, type: String }) built_at!: string | null;
+  @ApiProperty() embedding_model!: string;
+  @ApiProperty() namespace!: string;
+  @ApiProperty({ type: 'array', items: obj }) datasources!: unknown[];
+  @ApiProperty({ type: 'array', items: obj }) problems!: unknown[];
+}
+
+@ApiTags('indexing')
+@Controller('api/v1')
+export class IndexingController {
+  constructor(private readonly engine: Engine) {}
+
+  /** Builds one datasource's schema index (no enrichment model call). Admin only. */
+  @Post('index/:datasource_id')
+  @HttpCode(200)
+  @AdminOnly()
+  @ApiOkResponse({ type: IndexDatasourceResponse })
+  @ApiInternalServerErrorResponse({ description: 'The datasource failed to index; the detail names the reason', type: ErrorBody })
+  async indexDatasource(@Param('datasource_id') id: string): Promise<IndexDatasourceResponse> {
+    try {
+      const stats = await this.engine.indexDatasource(id);
+      return { success: true, datasource_id: id, indexing_stats: stats, message: `indexed '${id}': ${stats.entries} entries` };
+    } catch (err) {
+      const reason = redact(err instanceof Error ? err.message : String(err));
+      log.warn('indexing failed', { datasource_id: id, reason });
+      const code = (err as { code?: unknown }).code;
+      throw new ApiHttpError(500, typeof code === 'string' ? code : 'INDEX_BUILD_FAILED', `indexing '${id}' failed: ${reason}`);
+    }
+  }
+
+  /** Builds every configured datasource; a failing one is listed in `errors` and keeps its entries. Admin only. */
+  @Post('index-all')
+  @HttpCode(200)
+  @AdminOnly()
+  @ApiOkResponse({ type: IndexAllResponse })
+  async indexAll(): Promise<IndexAllResponse> {
+    const results = await this.engine.indexAll();
+    const ok = results.errors.length === 0;
+    return {
+      success: ok,
+      indexing_results: results,
+      message: ok
+        ? `indexed ${results.stats.length} datasource(s)`
+        : `indexed ${results.stats.length} datasource(s); ${results.errors.length} failed: ${results.errors.map((e) => e.datasource_id).join(', ')}`,
+    };
+  }
+
+  /** Clears the index and says what it removed. Admin only. */
+  @Delete('index')
+  @AdminOnly()
+  @ApiOkResponse({ type: ClearIndexResponse })
+  async clearIndex(): Promise<ClearIndexResponse> {
+    const removed = await this.engine.clearIndex();
+    return { success: true, message: `removed ${removed.removed_entries} entries`, removed };
+  }
+
+  @Get('index/status')
+  @ApiOkResponse({ type: IndexStatusDto })
+  indexStatus(): Promise<IndexStatus> {
+    return this.engine.indexStatus();
+  }
+}

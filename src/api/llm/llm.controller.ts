@@ -1,0 +1,41 @@
+import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
+import { ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Engine } from '../../engine/engine';
+import type { AgentEntry, LLMChange } from '../../engine/llm';
+import { ErrorBody } from '../common/error-body.dto';
+import { ApiHttpError } from '../common/http-errors';
+import { AdminOnly, type RequestWithRoles } from '../common/roles.guard';
+import { AgentEntryDto, LlmChangeDto, LlmListDto, LlmSectionDto } from './llm.dto';
+
+@ApiTags('llm')
+@Controller('api/v1')
+export class LlmController {
+  constructor(private readonly engine: Engine) {}
+
+  /** Replaces the whole llm section at runtime; runs already going finish on the old models. Admin only. */
+  @Put('settings/llm')
+  @AdminOnly()
+  @ApiBody({ type: LlmSectionDto })
+  @ApiOkResponse({ type: LlmChangeDto })
+  @ApiUnprocessableEntityResponse({ description: 'Invalid section, provider not installed, or a key that does not resolve', type: ErrorBody })
+  replaceLlm(@Body() body: unknown, @Req() req: RequestWithRoles): LLMChange {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ApiHttpError(422, 'CONFIG_INVALID', 'the body must be the llm section: a JSON object with provider and model');
+    }
+    return this.engine.llm.replace({ ...(body as Record<string, unknown>) }, { user_id: req.caller?.userId ?? null, roles: req.caller?.roles ?? [] }, 'api');
+  }
+
+  /** Every agent's provider and model, default first. Never a key. */
+  @Get('llm')
+  @ApiOkResponse({ type: LlmListDto })
+  listLlms(): { llms: Record<string, AgentEntry> } {
+    return { llms: this.engine.llm.list() };
+  }
+
+  @Get('llm/:agent')
+  @ApiOkResponse({ type: AgentEntryDto })
+  @ApiNotFoundResponse({ description: 'Unknown agent; the message names the valid agents', type: ErrorBody })
+  getLlm(@Param('agent') agent: string): AgentEntry {
+    return this.engine.llm.get(agent);
+  }
+}

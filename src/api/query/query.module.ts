@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { QueryController } from './query.controller';
+
+@Module({ controllers: [QueryController] })
+export class QueryModule {}

@@ -1,0 +1,102 @@
+/**
+ * Step `answer_synthesizer`: the final answer. The model writes the `summary` (streamed: each
+ * piece is an `answer.delta`); `content` is the data itself rendered by the service (a number, a
+ * table of the sample rows, or a note that nothing matched), so no figure in it can be invented.
+ * Then the sanity checks compare the summary with the rows.
+ */
+import { Injectable } from '@nestjs/common';
+import { AGENTS } from '../deps';
+import type { RunContext } from '../run-context';
+import type { RunState, SubQueryState } from '../run-state';
+import { checkAnswer } from '../sanity';
+import type { FinalAnswer } from '../wire';
+
+const SYSTEM = [
+  'You answer a question from the query results given. Write one to three plain sentences.',
+  'Use only values that appear in the results; do not compute new figures unless asked.',
+  'When a result says it was cut at its row cap, say the answer covers only the first rows.',
+  'When a result is empty, say that nothing matched.',
+].join('\n');
+
+@Injectable()
+export class AnswerSynthesizer {
+  async run(state: RunState, ctx: RunContext, execute: boolean): Promise<FinalAnswer> {
+    const sqs = state.subQueries.filter((s) => s.status === 'success');
+    const content = renderContent(sqs, execute);
+    const formatType = formatOf(sqs, execute);
+    const summary = await ctx.models.text(
+      AGENTS.answer,
+      'answer_synthesizer',
+      SYSTEM,
+      [{ role: 'user', content: describeResults(state.request.question, sqs, execute) }],
+      (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece }),
+    );
+    if (content) ctx.emitter.emit('answer.delta', { field: 'content', text: content });
+    const truncated = sqs.some((s) => s.truncated);
+    const warnings: string[] = [];
+    for (const f of checkAnswer(summary, state.request.question, sqs)) {
+      ctx.emitter.emit('sanity.flagged', f);
+      ctx.warn({ code: f.check, node: 'answer_synthesizer', message: f.message, sub_query_id: f.sub_query_id, detail: f.detail });
+      warnings.push(f.message);
+    }
+    if (truncated && !warnings.some((w) => w.includes('cut at'))) {
+      warnings.push('the result was cut at its row cap; the answer covers only the rows returned');
+    }
+    return { summary, format_type: formatType, content, warnings, truncated };
+  }
+}
+
+function formatOf(sqs: readonly SubQueryState[], execute: boolean): FinalAnswer['format_type'] {
+  if (!execute) return 'text';
+  if (!sqs.length) return 'error';
+  if (sqs.every((s) => s.rowCount === 0)) return 'empty';
+  const only = sqs.length === 1 ? sqs[0] : undefined;
+  if (only?.rows && only.rows.rows.length === 1 && only.rows.columns.length === 1) {
+    return typeof only.rows.rows[0]?.[0] === 'number' ? 'number' : 'text';
+  }
+  if (only?.rows && only.rows.columns.length === 1) return 'list';
+  return 'table';
+}
+
+/** The data as the answer's content: markdown, from the inline sample only. */
+function renderContent(sqs: readonly SubQueryState[], execute: boolean): string {
+  if (!execute) return sqs.map((s) => `-- ${s.intent}\n${s.sql ?? ''}`).join('\n\n');
+  return sqs
+    .map((s) => {
+      const r = s.rows;
+      if (!r) return '';
+      const head = sqs.length > 1 ? `**${s.intent}**\n\n` : '';
+      if (!r.rows.length) return `${head}No rows matched.`;
+      if (r.rows.length === 1 && r.columns.length === 1) return `${head}${cell(r.rows[0]?.[0])}`;
+      const lines = [`| ${r.columns.map(escapeCell).join(' | ')} |`, `| ${r.columns.map(() => '---').join(' | ')} |`];
+      for (const row of r.rows) lines.push(`| ${row.map((c) => escapeCell(cell(c))).join(' | ')} |`);
+      const more = r.total_rows > r.rows.length ? `\n\n${r.rows.length} of ${r.total_rows}${s.truncated ? '+' : ''} rows shown.` : '';
+      return `${head}${lines.join('\n')}${more}`;
+    })
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function describeResults(question: string, sqs: readonly SubQueryState[], execute: boolean): string {
+  const parts = [`Question: ${question}`];
+  for (const s of sqs) {
+    if (!execute || !s.rows) {
+      parts.push(`Sub-question: ${s.intent}\nSQL (not executed): ${s.sql ?? ''}`);
+      continue;
+    }
+    const cut = s.truncated ? ` (cut at its row cap of ${s.effectiveCap}: more rows exist)` : '';
+    parts.push(
+      `Sub-question: ${s.intent}\nColumns: ${s.rows.columns.join(', ')}\nRows: ${s.rowCount}${cut}\n` +
+        s.rows.rows.map((r) => JSON.stringify(r)).join('\n'),
+    );
+  }
+  return parts.join('\n\n');
+}
+
+function cell(v: unknown): string {
+  return v === null || v === undefined ? 'NULL' : String(v);
+}
+
+function escapeCell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

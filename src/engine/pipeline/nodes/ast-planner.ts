@@ -1,0 +1,69 @@
+/**
+ * Step `ast_planner`: asks the model for a typed plan of one sub-query. The prompt carries the
+ * relevant schema (all of it when small, the retrieved tables and columns plus join paths when
+ * large), sample values, relationships, preferred tables and similar verified queries. On a
+ * retry it also carries the previous plan and what was wrong with it.
+ */
+import { Injectable } from '@nestjs/common';
+import type { SchemaSnapshot } from '../../datasources/schema';
+import { EngineError } from '../../errors';
+import type { Query } from '../../plan/types';
+import { AGENTS, type PipelineDeps } from '../deps';
+import { PLANNER_OUTPUT_SCHEMA, PLANNER_SYSTEM, plannerUserMessage, type PlannerAnswer } from '../prompts/planner-prompt';
+import { isLargeSchema, renderSchema } from '../prompts/schema-prompt';
+import type { RunContext } from '../run-context';
+import type { RunState, SubQueryState } from '../run-state';
+import { RefusalError } from './datasource-resolver';
+
+@Injectable()
+export class AstPlanner {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async run(sq: SubQueryState, state: RunState, ctx: RunContext, previous: { plan: unknown; problems: string[] } | null): Promise<void> {
+    const snapshot = sq.snapshot;
+    if (!snapshot) throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
+    const schemaText = await this.schemaText(sq, snapshot, state);
+    const examples = this.deps.verified
+      .forDatasource(sq.datasourceId)
+      .slice(0, 3)
+      .map((v) => ({ question: v.question, sql: v.sql }));
+    const answer = await ctx.models.structured<PlannerAnswer>(
+      AGENTS.planner,
+      'ast_planner',
+      PLANNER_SYSTEM,
+      [{ role: 'user', content: plannerUserMessage({ schemaText, question: sq.intent, examples, previous }) }],
+      PLANNER_OUTPUT_SCHEMA,
+      'query_plan',
+    );
+    if (!answer.plan) {
+      sq.refused = true;
+      throw new RefusalError('QUESTION_UNANSWERABLE', `the schema of '${sq.datasourceId}' cannot answer: ${answer.unanswerable_reason ?? 'no reason given'}`);
+    }
+    sq.plan = answer.plan as unknown as Query;
+    sq.planSource = 'llm';
+  }
+
+  private async schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {
+    const cfg = this.deps.datasources.get(sq.datasourceId)?.config;
+    const base = {
+      datasourceId: sq.datasourceId,
+      policies: this.deps.config.policies.roles,
+      roles: state.request.caller.roles,
+      preferredTables: cfg?.preferred_tables ?? [],
+    };
+    const index = this.deps.index;
+    if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
+    const link = await index.linkSchema(sq.intent, sq.datasourceId, { tables: 8, columns: 30 });
+    if (!link.tables.length) return renderSchema(snapshot, base);
+    const tables = new Set([...link.tables.map((t) => t.table.toLowerCase()), ...(cfg?.preferred_tables ?? []).map((t) => t.toLowerCase())]);
+    const columns = new Set(link.columns.map((c) => `${c.table}.${c.column}`.toLowerCase()));
+    // A retrieved table shows all its columns when none of its columns was retrieved.
+    for (const t of link.tables) {
+      if (![...columns].some((c) => c.startsWith(`${t.table.toLowerCase()}.`))) {
+        const info = snapshot.tables.find((x) => x.name.toLowerCase() === t.table.toLowerCase());
+        info?.columns.forEach((c) => columns.add(`${info.name}.${c.name}`.toLowerCase()));
+      }
+    }
+    return renderSchema(snapshot, { ...base, tables, columns });
+  }
+}

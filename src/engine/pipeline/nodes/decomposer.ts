@@ -1,0 +1,61 @@
+/**
+ * Step `decomposer`: splits a question into sub-queries, each with its intent and datasource.
+ * A simple question stays one sub-query. The model only chooses among the resolver's candidates.
+ */
+import { Injectable } from '@nestjs/common';
+import { AGENTS, type PipelineDeps } from '../deps';
+import type { RunContext } from '../run-context';
+import { newSubQuery, type RunState } from '../run-state';
+
+interface Decomposition {
+  sub_queries: { intent: string; datasource_id: string }[];
+}
+
+const schemaFor = (candidates: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['sub_queries'],
+  properties: {
+    sub_queries: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['intent', 'datasource_id'],
+        properties: {
+          intent: { type: 'string', description: 'A self-contained question that one SQL query answers' },
+          datasource_id: { type: 'string', enum: candidates },
+        },
+      },
+    },
+  },
+});
+
+@Injectable()
+export class Decomposer {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async run(state: RunState, ctx: RunContext): Promise<void> {
+    const candidates = state.candidateDatasources.slice(0, 3);
+    const max = this.deps.config.settings.pipeline.max_sub_queries;
+    const described = candidates
+      .map((id) => `- ${id}: ${this.deps.datasources.get(id)?.config.description ?? '(no description)'}`)
+      .join('\n');
+    const answer = await ctx.models.structured<Decomposition>(
+      AGENTS.decomposer,
+      'decomposer',
+      'You split a question into the fewest independent sub-questions that each one SQL query can answer. ' +
+        `A question that one query answers stays ONE sub-question, worded as asked. At most ${max} sub-questions.`,
+      [{ role: 'user', content: `Datasources (best first):\n${described}\n\nQuestion: ${state.request.question}` }],
+      schemaFor(candidates),
+      'decompose_question',
+    );
+    const items = answer.sub_queries.filter((s) => s.intent.trim()).slice(0, max);
+    if (!items.length) items.push({ intent: state.request.question, datasource_id: candidates[0] ?? '' });
+    state.subQueries = items.map((s, i) =>
+      newSubQuery(`sq${i + 1}`, s.intent.trim(), candidates.includes(s.datasource_id) ? s.datasource_id : (candidates[0] ?? '')),
+    );
+    if (state.subQueries.length > 1) ctx.reasoning.push({ node: 'decomposer', sub_queries: state.subQueries.map((s) => s.intent) });
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Step `generator`: compiles the validated plan to SQL for the datasource's dialect, with every
+ * value bound and the row cap applied (at most row_cap + 1 rows can come back, so a cut is seen).
+ */
+import { Injectable } from '@nestjs/common';
+import { rowCapOf } from '../../../config/defaults';
+import { compilePlan } from '../../plan';
+import type { PipelineDeps } from '../deps';
+import type { SubQueryState } from '../run-state';
+import { PlanRejectedError } from './plan-rejected';
+
+@Injectable()
+export class Generator {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async run(sq: SubQueryState, paramValues: Record<string, unknown> = {}): Promise<void> {
+    const entry = this.deps.datasources.require(sq.datasourceId);
+    if (!sq.plan) throw new PlanRejectedError('PLAN_MISSING', ['no plan to compile']);
+    const cap = rowCapOf(entry.config);
+    const compiled = compilePlan(sq.plan, entry.adapter.dialect, { rowCap: cap, schema: sq.snapshot ?? undefined, params: paramValues });
+    sq.sql = sq.verified ? sq.verified.sql : compiled.displaySql;
+    sq.displaySql = compiled.displaySql;
+    sq.params = compiled.params;
+    sq.effectiveCap = cap;
+    sq.rowCap = compiled.rowCapApplied;
+    sq.executableSql = compiled.sql;
+  }
+}

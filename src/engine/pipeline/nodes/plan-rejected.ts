@@ -1,0 +1,11 @@
+import { EngineError } from '../../errors';
+
+/** A plan or its SQL failed in a way the planner may repair: the refiner retries with `problems`. */
+export class PlanRejectedError extends EngineError {
+  constructor(
+    code: string,
+    readonly problems: readonly string[],
+  ) {
+    super(code, problems.join('; '));
+  }
+}

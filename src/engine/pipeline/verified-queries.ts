@@ -1,0 +1,105 @@
+/**
+ * Verified queries: curated SELECTs with `:name` placeholders that answer a known question and its
+ * paraphrases. Checked when the engine checks its datasources (one read-only SELECT, known tables
+ * and columns, every placeholder declared and every declared parameter used). A question close
+ * enough to one is answered by it: the model confirms the match and extracts the parameters as
+ * structured output; the values are bound as parameters, never spliced into the SQL.
+ */
+import type { VerifiedQueryConfig } from '../../config/schema';
+import type { ConfigProblem } from '../../config/config-error';
+import type { SchemaSnapshot } from '../datasources/schema';
+import { importSql, validatePlan } from '../plan';
+import type { Query } from '../plan/types';
+import { walkPlanParams } from './plan-params';
+
+export interface CheckedVerifiedQuery extends VerifiedQueryConfig {
+  /** The SQL imported as a plan whose `param` nodes are the placeholders. */
+  readonly plan: Query;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const STOP = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'for', 'to', 'by', 'is', 'are', 'was', 'were', 'what', 'which', 'do', 'does', 'did', 'me', 'show', 'list', 'give', 'and', 'or', 'with', 'from', 'all', 'each', 'per']);
+
+export function tokens(text: string): string[] {
+  return (text.toLowerCase().match(WORD) ?? []).filter((w) => !STOP.has(w)).map((w) => w.replace(/(ies|es|s)$/u, (m) => (m === 'ies' ? 'y' : '')));
+}
+
+/** Share of the shorter text's content words found in the other (0..1). */
+export function overlap(a: string, b: string): number {
+  const ta = new Set(tokens(a));
+  const tb = new Set(tokens(b));
+  if (!ta.size || !tb.size) return 0;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common / Math.min(ta.size, tb.size);
+}
+
+/** Lexical pre-selection; the model makes the final call, so this only has to be generous. */
+export const MATCH_THRESHOLD = 0.6;
+
+export class VerifiedQueries {
+  private checked = new Map<string, CheckedVerifiedQuery>();
+
+  constructor(private readonly configured: readonly VerifiedQueryConfig[]) {}
+
+  /** Imports and validates each verified query of a datasource against its schema. */
+  check(datasourceId: string, snapshot: SchemaSnapshot): ConfigProblem[] {
+    const problems: ConfigProblem[] = [];
+    this.configured.forEach((vq, i) => {
+      if (vq.datasource_id !== datasourceId) return;
+      const path = `verified_queries[${i}]`;
+      let plan: Query;
+      try {
+        plan = importSql(vq.sql, snapshot.dialect, snapshot);
+      } catch (err) {
+        problems.push({ path: `${path}.sql`, message: `not a single read-only SELECT the service can run: ${(err as Error).message}` });
+        return;
+      }
+      const result = validatePlan(plan, snapshot, { datasourceId, roles: [], policies: null });
+      for (const p of result.problems) problems.push({ path: `${path}.sql`, message: `${p.message} (${p.code})` });
+      const used = walkPlanParams(plan);
+      const declared = Object.keys(vq.params ?? {});
+      for (const name of used) if (!declared.includes(name)) problems.push({ path: `${path}.params`, message: `placeholder :${name} is not declared` });
+      for (const name of declared) if (!used.has(name)) problems.push({ path: `${path}.params.${name}`, message: `declared but the SQL has no :${name}` });
+      if (!result.problems.length) this.checked.set(vq.id, { ...vq, plan });
+    });
+    return problems;
+  }
+
+  forDatasource(datasourceId: string): CheckedVerifiedQuery[] {
+    return [...this.checked.values()].filter((v) => v.datasource_id === datasourceId);
+  }
+
+  /** The best lexical candidate among the given datasources, or null. */
+  candidate(question: string, datasourceIds: readonly string[]): { query: CheckedVerifiedQuery; score: number } | null {
+    let best: { query: CheckedVerifiedQuery; score: number } | null = null;
+    for (const vq of this.checked.values()) {
+      if (!datasourceIds.includes(vq.datasource_id)) continue;
+      const score = Math.max(...[vq.question, ...(vq.paraphrases ?? [])].map((q) => overlap(question, q)));
+      if (score >= MATCH_THRESHOLD && (!best || score > best.score)) best = { query: vq, score };
+    }
+    return best;
+  }
+
+  /** JSON Schema of the model's answer: does the question ask this, and with which values. */
+  static matchSchema(vq: VerifiedQueryConfig): Record<string, unknown> {
+    const params = Object.entries(vq.params ?? {});
+    const typeOf = (t: string) => (t === 'integer' ? 'integer' : t === 'number' ? 'number' : t === 'boolean' ? 'boolean' : 'string');
+    return {
+      type: 'object',
+      additionalProperties: false,
+      required: ['matches', 'params'],
+      properties: {
+        matches: { type: 'boolean', description: 'True only when the question asks exactly what the verified question asks' },
+        params: {
+          type: 'object',
+          additionalProperties: false,
+          required: params.map(([n]) => n),
+          properties: Object.fromEntries(
+            params.map(([n, p]) => [n, { type: [typeOf(p.type), 'null'], description: p.description ?? n }]),
+          ),
+        },
+      },
+    };
+  }
+}
