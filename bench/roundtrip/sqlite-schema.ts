@@ -1,0 +1,84 @@
+/**
+ * A SchemaSnapshot of a SQLite file, read with better-sqlite3. Column kinds follow SQLite's type
+ * affinity of the declared type, except that a date/time/boolean column whose values are stored as
+ * text is text (that is what it compares as in SQLite). The bench keeps its own reader so that it
+ * measures the plan layer alone, with no datasource adapter in the loop.
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { ColumnInfo, SchemaSnapshot, TableInfo, TypeKind } from '../../src/engine/datasources/schema';
+
+export function kindOfDeclared(declared: string): TypeKind {
+  const t = declared.toUpperCase();
+  if (t.includes('INT')) return 'integer';
+  if (/CHAR|CLOB|TEXT/.test(t)) return 'text';
+  if (t === '' || t.includes('BLOB')) return 'other';
+  if (/REAL|FLOA|DOUB/.test(t)) return 'float';
+  if (/BOOL/.test(t)) return 'boolean';
+  if (/TIMESTAMP|DATETIME/.test(t)) return 'timestamp';
+  if (/DATE/.test(t)) return 'date';
+  if (/TIME/.test(t)) return 'time';
+  return 'decimal';
+}
+
+export function introspectSqlite(path: string, datasourceId: string): SchemaSnapshot {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const names = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+      )
+      .all() as { name: string }[];
+    const tables: TableInfo[] = names.map(({ name }) => {
+      const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+      const info = db.prepare(`PRAGMA table_info(${q(name)})`).all() as {
+        name: string;
+        type: string;
+        notnull: number;
+        pk: number;
+      }[];
+      const fks = db.prepare(`PRAGMA foreign_key_list(${q(name)})`).all() as {
+        table: string;
+        from: string;
+        to: string;
+      }[];
+      const columns: ColumnInfo[] = info.map((c) => {
+        let kind = kindOfDeclared(c.type);
+        if (['date', 'timestamp', 'time', 'boolean', 'decimal', 'other'].includes(kind)) {
+          const classes = db
+            .prepare(
+              `SELECT DISTINCT typeof(${q(c.name)}) AS t FROM ${q(name)} WHERE ${q(c.name)} IS NOT NULL`,
+            )
+            .all() as { t: string }[];
+          const set = new Set(classes.map((x) => x.t));
+          if (set.has('text')) kind = 'text';
+          else if (set.size && [...set].every((x) => x === 'integer'))
+            kind = kind === 'boolean' ? 'boolean' : 'integer';
+          else if (set.size) kind = kind === 'decimal' || kind === 'other' ? 'float' : kind;
+        }
+        return { name: c.name, type: c.type, kind, nullable: c.notnull === 0, sampleValues: [] };
+      });
+      return {
+        name,
+        schema: null,
+        columns,
+        primaryKey: info
+          .filter((c) => c.pk > 0)
+          .sort((a, b) => a.pk - b.pk)
+          .map((c) => c.name),
+        foreignKeys: fks.map((f) => ({ columns: [f.from], refTable: f.table, refColumns: [f.to] })),
+        rowCountEstimate: null,
+      };
+    });
+    const schemaVersion = createHash('sha256').update(JSON.stringify(tables)).digest('hex').slice(0, 16);
+    return {
+      datasourceId,
+      dialect: 'sqlite',
+      tables,
+      schemaVersion,
+      introspectedAt: new Date().toISOString(),
+    };
+  } finally {
+    db.close();
+  }
+}

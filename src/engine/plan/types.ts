@@ -1,0 +1,7 @@
+/** The plan node types (generated from ast.ts) and a few derived names used across the plan code. */
+import type { Expr, Query } from './types.generated';
+
+export type * from './types.generated';
+export type Plan = Query;
+export type ExprKind = Expr['kind'];
+export type ExprOf<K extends ExprKind> = Extract<Expr, { kind: K }>;
