@@ -71,6 +71,8 @@ const BUILT_IN: Record<string, ModelPrice> = {
   'gpt-4o-mini': openai(0.15, 0.075, 0.6),
   o3: openai(2, 0.5, 8),
   'o4-mini': openai(1.1, 0.275, 4.4),
+  'claude-opus-4-6': anthropic(5, 6.25, 0.5, 25, false),
+  'claude-sonnet-4-6': anthropic(3, 3.75, 0.3, 15, false),
   'claude-opus-4-5': anthropic(5, 6.25, 0.5, 25, false),
   'claude-sonnet-4-5': anthropic(3, 3.75, 0.3, 15, false),
   'claude-haiku-4-5': anthropic(1, 1.25, 0.1, 5, false),

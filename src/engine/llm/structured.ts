@@ -114,7 +114,7 @@ async function timedCall(
   const node = options.node ?? ctx.agent.name;
   const started = performance.now();
   try {
-    const response = await ctx.client.complete(request);
+    const response = await ctx.client.complete({ ...request, agent: ctx.agent.name });
     calls.push(
       callRecord({ node, model: ctx.agent.model, usage: response.usage, latencyS: (performance.now() - started) / 1000, prices: ctx.prices }),
     );

@@ -40,13 +40,13 @@ export class AnthropicWireClient implements ModelClient {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (this.tracker.closed) throw this.closedError();
+    if (this.tracker.closed) throw this.closedError(request);
     const params = this.params(request);
     try {
       return request.onDelta ? await this.streamed(params, request) : await this.unstreamed(params, request);
     } catch (err) {
-      if (this.tracker.closed) throw this.closedError();
-      throw toProviderError(err, this.context());
+      if (this.tracker.closed) throw this.closedError(request);
+      throw toProviderError(err, this.context(request));
     }
   }
 
@@ -83,9 +83,10 @@ export class AnthropicWireClient implements ModelClient {
 
   private async unstreamed(params: Params, request: ModelRequest): Promise<ModelResponse> {
     const message = await this.sdk.messages.create(params, { signal: request.signal });
-    if (message.stop_reason === 'refusal') throw this.refused(message);
+    if (message.stop_reason === 'refusal') throw this.refused(request, message);
     const tool = message.content.find((b) => b.type === 'tool_use');
-    const usage = usageOf(message.usage);
+    // Some compatible servers omit usage: the call record then says usage_reported false.
+    const usage = message.usage ? usageOf(message.usage) : null;
     if (tool && tool.type === 'tool_use') {
       const args = unwrapNested(tool.input, request.output?.schema);
       return { text: JSON.stringify(args), toolArguments: args, usage, model: message.model || this.agent.model };
@@ -106,7 +107,7 @@ export class AnthropicWireClient implements ModelClient {
       switch (event.type) {
         case 'message_start':
           model = event.message.model || model;
-          usage = { ...event.message.usage };
+          if (event.message.usage) usage = { ...event.message.usage };
           break;
         case 'content_block_start':
           if (event.content_block.type === 'tool_use') isTool = true;
@@ -122,8 +123,10 @@ export class AnthropicWireClient implements ModelClient {
           break;
         case 'message_delta': {
           stop = event.delta.stop_reason ?? stop;
-          const u = Object.fromEntries(Object.entries(event.usage).filter(([, v]) => v !== null && v !== undefined));
-          usage = { ...(usage ?? {}), ...u };
+          if (event.usage) {
+            const u = Object.fromEntries(Object.entries(event.usage).filter(([, v]) => v !== null && v !== undefined));
+            usage = { ...(usage ?? {}), ...u };
+          }
           break;
         }
         case 'content_block_stop':
@@ -131,7 +134,7 @@ export class AnthropicWireClient implements ModelClient {
           break;
       }
     }
-    if (stop === 'refusal') throw this.refused({ stop_reason: stop, content: text });
+    if (stop === 'refusal') throw this.refused(request, { stop_reason: stop, content: text });
     const tokens = usage ? usageOf(usage) : null;
     if (isTool) {
       let decoded: unknown = undefined;
@@ -145,24 +148,24 @@ export class AnthropicWireClient implements ModelClient {
     return { text, usage: tokens, model };
   }
 
-  private refused(body: unknown): LlmError {
-    const c = this.context();
+  private refused(request: ModelRequest, body: unknown): LlmError {
+    const c = this.context(request);
     return new LlmError('PROVIDER_CONTENT_REFUSED', `${c.label} (model '${c.model}', agent '${c.agent}') refused to answer`, {
       provider: c.provider,
       providerResponse: body,
     });
   }
 
-  private closedError(): LlmError {
-    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${this.agent.name}' was closed`, { provider: this.agent.provider });
+  private closedError(request: ModelRequest): LlmError {
+    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${request.agent ?? this.agent.name}' was closed`, { provider: this.agent.provider });
   }
 
-  private context(): CallContext {
+  private context(request?: ModelRequest): CallContext {
     return {
       provider: this.agent.provider,
       label: this.label,
       model: this.agent.model,
-      agent: this.agent.name,
+      agent: request?.agent ?? this.agent.name,
       sentTemperature: this.agent.temperature !== null,
       baseUrl: this.sdk.baseURL,
     };

@@ -19,17 +19,19 @@ export interface CallContext {
 export function toProviderError(err: unknown, ctx: CallContext): LlmError {
   if (err instanceof LlmError) return err;
   const e = (err ?? {}) as { name?: string; status?: unknown; error?: unknown; message?: string; cause?: unknown };
+  // The openai SDK leaves `name` as 'Error'; the class name tells the kind on both SDKs.
+  const is = (kind: string) => e.name === kind || (err as object | null)?.constructor?.name === kind;
   const where = `${ctx.label} (model '${ctx.model}', agent '${ctx.agent}')`;
   const make = (code: ProviderErrorCode, message: string, response: unknown = null) =>
     new LlmError(code, message, { provider: ctx.provider, providerResponse: response });
 
-  if (e.name === 'APIConnectionTimeoutError') {
+  if (is('APIConnectionTimeoutError')) {
     return make('PROVIDER_TIMEOUT', `${where} did not answer in time`, { error: 'timeout' });
   }
-  if (e.name === 'APIUserAbortError') {
+  if (is('APIUserAbortError')) {
     return make('PROVIDER_ERROR', `the request to ${where} was aborted`, { error: 'aborted' });
   }
-  if (e.name === 'APIConnectionError' || (typeof e.status !== 'number' && isNetworkError(e))) {
+  if (is('APIConnectionError') || (typeof e.status !== 'number' && isNetworkError(e))) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
     return make('PROVIDER_UNAVAILABLE', `cannot reach ${where} at ${ctx.baseUrl}${cause}`, {
       error: 'connection',

@@ -38,13 +38,13 @@ export class OpenAiWireClient implements ModelClient {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (this.tracker.closed) throw this.closedError();
+    if (this.tracker.closed) throw this.closedError(request);
     const params = this.params(request);
     try {
       return request.onDelta ? await this.streamed(params, request) : await this.unstreamed(params, request);
     } catch (err) {
-      if (this.tracker.closed) throw this.closedError();
-      throw toProviderError(err, this.context());
+      if (this.tracker.closed) throw this.closedError(request);
+      throw toProviderError(err, this.context(request));
     }
   }
 
@@ -88,7 +88,7 @@ export class OpenAiWireClient implements ModelClient {
     const choice = completion.choices[0];
     const message = choice?.message;
     if (message?.refusal || choice?.finish_reason === 'content_filter') {
-      throw this.refused(message?.refusal ?? 'stopped by the content filter', completion);
+      throw this.refused(request, message?.refusal ?? 'stopped by the content filter', completion);
     }
     const call = message?.tool_calls?.find((c) => c.type === 'function');
     const text = call && call.type === 'function' ? call.function.arguments : (message?.content ?? '');
@@ -126,28 +126,28 @@ export class OpenAiWireClient implements ModelClient {
         }
       }
     }
-    if (refusal || finish === 'content_filter') throw this.refused(refusal || 'stopped by the content filter', null);
+    if (refusal || finish === 'content_filter') throw this.refused(request, refusal || 'stopped by the content filter', null);
     return { text: args || text, usage, model };
   }
 
-  private refused(reason: string, body: unknown): LlmError {
-    const c = this.context();
+  private refused(request: ModelRequest, reason: string, body: unknown): LlmError {
+    const c = this.context(request);
     return new LlmError('PROVIDER_CONTENT_REFUSED', `${c.label} (model '${c.model}', agent '${c.agent}') refused to answer: ${reason}`, {
       provider: c.provider,
       providerResponse: { refusal: reason, body },
     });
   }
 
-  private closedError(): LlmError {
-    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${this.agent.name}' was closed`, { provider: this.agent.provider });
+  private closedError(request: ModelRequest): LlmError {
+    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${request.agent ?? this.agent.name}' was closed`, { provider: this.agent.provider });
   }
 
-  private context(): CallContext {
+  private context(request?: ModelRequest): CallContext {
     return {
       provider: this.agent.provider,
       label: this.label,
       model: this.agent.model,
-      agent: this.agent.name,
+      agent: request?.agent ?? this.agent.name,
       sentTemperature: this.agent.temperature !== null,
       baseUrl: this.baseUrl,
     };

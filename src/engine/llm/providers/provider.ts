@@ -49,6 +49,8 @@ export interface ModelRequest {
   /** Present: the call streams and this receives each piece of text (or of tool arguments). */
   readonly onDelta?: (text: string) => void;
   readonly signal?: AbortSignal;
+  /** The agent asking (agents with equal settings share a client), for error messages. */
+  readonly agent?: string;
 }
 
 export interface ModelResponse {

@@ -31,6 +31,11 @@ export class TrackedFetch {
     this.inFlight.add(controller);
     try {
       return await fetch(input, { ...init, signal: controller.signal });
+    } catch (err) {
+      // The SDKs tell a timeout (they abort their own signal) from a network failure by the
+      // error's name; keep that name whatever the runtime's abort reason looks like.
+      if (outer?.aborted) throw Object.assign(new Error('The operation was aborted'), { name: 'AbortError', cause: err });
+      throw err;
     } finally {
       this.inFlight.delete(controller);
       outer?.removeEventListener('abort', onAbort);
