@@ -199,7 +199,23 @@ export class Retriever {
     }
   }
 
-  private async score(question: string): Promise<Scores> {
+  /**
+   * Scores of recent questions: the pipeline routes a question, then links it, so the second call
+   * reuses the first one's work (and, with a remote embedder, its embedding request).
+   */
+  private readonly recent = new Map<string, Promise<Scores>>();
+
+  private score(question: string): Promise<Scores> {
+    const hit = this.recent.get(question);
+    if (hit) return hit;
+    const scores = this.computeScores(question);
+    this.recent.set(question, scores);
+    scores.catch(() => this.recent.delete(question));
+    if (this.recent.size > RECENT_QUESTIONS) this.recent.delete(this.recent.keys().next().value ?? '');
+    return scores;
+  }
+
+  private async computeScores(question: string): Promise<Scores> {
     const m = this.model;
     const datasource = new Float64Array(m.datasources.length);
     const table = new Float64Array(m.tables.length);
@@ -289,6 +305,8 @@ export class Retriever {
     for (const [i, v] of bestDs) if (i >= 0) datasource[i] = (datasource[i] ?? 0) + v;
   }
 }
+
+const RECENT_QUESTIONS = 32;
 
 function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
