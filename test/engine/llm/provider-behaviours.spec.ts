@@ -162,6 +162,7 @@ test('3. beta wire: optional SDK named when missing; cache breakpoint on the las
   const registry = new ProviderRegistry({
     load: (id) => {
       if (id === '@anthropic-ai/sdk') throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- every other package loads as usual
       return require(id) as unknown;
     },
   });
