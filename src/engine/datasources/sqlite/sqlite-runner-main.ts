@@ -4,8 +4,9 @@
  * runs on and could not be stopped; in a child process it blocks nobody and a timeout kills the
  * process (a worker thread cannot be stopped while SQLite is inside native code).
  * Guards: the file is opened readonly (SQLite refuses every write, ATTACHed files included), the
- * `query_only` pragma is on, and a statement SQLite itself reports as not read-only (which would
- * include `VACUUM INTO` a new file) is refused before it runs.
+ * `query_only` pragma is set before every statement, and a statement SQLite itself reports as not
+ * read-only (`VACUUM INTO` a new file would be one) or as returning no rows (`PRAGMA x = y`) is
+ * refused before it runs. Dates are TEXT in SQLite: they are returned as stored.
  */
 import Database from 'better-sqlite3';
 import type { Cell, ResultColumn } from '../adapter';
@@ -44,23 +45,25 @@ function handle(request: RunnerRequest): RunnerReply {
   switch (request.op) {
     case 'open': {
       closeCurrent();
+      // set again each time: nothing a previous statement did may carry over
+      db.pragma('query_only = ON');
       const stmt = db.prepare(request.sql);
-      if (!stmt.readonly) {
+      // SQLite's own verdict: a statement that may write (or, returning no rows, changes a setting
+      // such as `PRAGMA query_only = OFF`) is refused before it runs.
+      if (!stmt.readonly || !stmt.reader) {
+        const what = stmt.readonly
+          ? 'only statements that return rows run here'
+          : 'the statement would write';
         return {
           id: request.id,
           ok: false,
           error: {
-            message: 'attempt to write a readonly database (statement refused)',
+            message: `attempt to write a readonly database (refused: ${what})`,
             code: 'SQLITE_READONLY',
           },
         };
       }
       const params = request.params.map(toSqliteParam);
-      if (!stmt.reader) {
-        stmt.run(...params);
-        columns = [];
-        return { id: request.id, ok: true, columns };
-      }
       stmt.raw(true);
       columns = stmt
         .columns()
