@@ -393,8 +393,16 @@ function ordersStage(count: number, customers: number): string[] {
                 ELSE 1 END
          * (0.9 + 0.2 * u01(d, 'day.noise')) AS weight
        FROM days
+     ), cumulative AS (
+       -- Integer weights and cumulative rounding: the days add up to exactly the requested count,
+       -- and no floating-point sum (whose order may vary between threads) decides a count.
+       SELECT d, sum(round(weight * 100000)::BIGINT) OVER (ORDER BY d) AS upto,
+         sum(round(weight * 100000)::BIGINT) OVER () AS total
+       FROM weighted
+     ), scaled AS (
+       SELECT d, (upto * ${count} + total // 2) // total AS orders_upto FROM cumulative
      )
-     SELECT d, round(weight / sum(weight) OVER () * ${count})::INTEGER AS n_orders FROM weighted`,
+     SELECT d, (orders_upto - coalesce(lag(orders_upto) OVER (ORDER BY d), 0))::INTEGER AS n_orders FROM scaled`,
     `CREATE TEMP TABLE stg_orders AS
      WITH expanded AS (
        SELECT d, unnest(range(n_orders)) AS k FROM stg_days
