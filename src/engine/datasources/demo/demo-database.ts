@@ -68,11 +68,11 @@ async function ensure(target: string, options: EnsureDemoOptions): Promise<DemoB
     );
   }
 
-  await mkdir(dirname(target), { recursive: true });
-  await removeStaleBuilds(target);
   const temporary = `${target}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
   let tables: DemoRowCounts;
   try {
+    await mkdir(dirname(target), { recursive: true });
+    await removeStaleBuilds(target);
     tables = await buildInto(temporary, sizes, options);
     // A write-ahead log beside the target belongs to the file being replaced: never replay it on the new one.
     await rm(`${target}.wal`, { force: true });
