@@ -32,8 +32,14 @@ export const MANIFEST_FILE = 'manifest.json';
 export class LocalResultStore implements ResultStore {
   private readonly reader = new ParquetReader();
 
-  /** `root` is `storage.results.path`. */
-  constructor(readonly root: string) {}
+  /**
+   * `root` is `storage.results.path`. `scratchDir` holds one CSV slice at a time while an export
+   * streams (default: the OS temp folder, never the result folders, whose age drives the purge).
+   */
+  constructor(
+    readonly root: string,
+    private readonly options: { readonly scratchDir?: string } = {},
+  ) {}
 
   async writeResult(
     tenant: string,
@@ -130,12 +136,15 @@ export class LocalResultStore implements ResultStore {
     const connection = await this.reader.connect();
     try {
       const totalRows = await this.reader.totalRows(connection, path);
+      const rowGroupEnds = await this.reader.rowGroupEnds(connection, path);
       return new CsvExportStream({
         reader: this.reader,
         connection,
         path,
         columns: entry.columns,
         totalRows,
+        rowGroupEnds,
+        scratchDir: this.options.scratchDir,
       });
     } catch (err) {
       connection.closeSync();

@@ -136,18 +136,3 @@ export function decodeCell(kind: TypeKind, value: unknown): Cell {
   }
   return text;
 }
-
-/**
- * SQL that renders one stored field as a CSV field (RFC 4180): NULL is empty, an empty string is
- * `""` so it stays distinct from NULL, and text holding a comma, quote, CR or LF is quoted with
- * inner quotes doubled. Numbers and booleans never need quoting.
- */
-export function csvFieldSql(column: ManifestColumn): string {
-  const ref = quoteIdent(column.field);
-  if (physicalTypeOf(column.kind) !== 'VARCHAR') return `coalesce(CAST(${ref} AS VARCHAR), '')`;
-  return (
-    `CASE WHEN ${ref} IS NULL THEN '' WHEN ${ref} = '' THEN '""' ` +
-    `WHEN contains(${ref}, '"') OR contains(${ref}, ',') OR contains(${ref}, chr(10)) OR contains(${ref}, chr(13)) ` +
-    `THEN '"' || replace(${ref}, '"', '""') || '"' ELSE ${ref} END`
-  );
-}

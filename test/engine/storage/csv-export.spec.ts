@@ -1,11 +1,15 @@
 import { stringify } from 'csv-stringify/sync';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ResultBatch } from '../../../src/engine/datasources/adapter';
 import { LocalResultStore } from '../../../src/engine/storage';
 import { numberedRows, readAll, tempRoot } from './helpers';
 
 describe('LocalResultStore.streamCsv', () => {
   const root = tempRoot('results-csv');
-  const store = new LocalResultStore(root.path);
+  const scratch = join(root.path, 'scratch');
+  mkdirSync(scratch);
+  const store = new LocalResultStore(join(root.path, 'results'), { scratchDir: scratch });
   afterAll(async () => {
     await store.close();
     root.remove();
@@ -68,6 +72,8 @@ describe('LocalResultStore.streamCsv', () => {
     expect(expected).toBe(total);
     // The header, then at least two slices of rows: the file was never produced in one piece.
     expect(chunks).toBeGreaterThanOrEqual(3);
+    // Each slice's scratch file is gone once read.
+    expect(readdirSync(scratch)).toEqual([]);
   });
 
   it('stops reading when the consumer destroys the stream early', async () => {
@@ -78,6 +84,7 @@ describe('LocalResultStore.streamCsv', () => {
     stream.destroy();
     await new Promise((resolve) => stream.once('close', resolve));
     expect(stream.destroyed).toBe(true);
+    expect(readdirSync(scratch)).toEqual([]);
     // The store keeps serving after an abandoned export.
     const page = await store.readPage('t', 'run', 'early', { offset: 49_999, limit: 1 });
     expect(page.rows).toEqual([[49_999, 'row 49999']]);
