@@ -20,5 +20,6 @@ module.exports = {
     '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|uint8array-extras|@tokenizer|peek-readable)/)',
   ],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
   testTimeout: 60000,
 };

@@ -51,8 +51,8 @@ describe.each(['/docs', '/redoc'])('%s', (page) => {
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) {
       expect(ref).not.toMatch(/^(https?:)?\/\//);
-      const path = ref.startsWith('/') ? ref : `/docs/${ref.replace(/^\.\//, '')}`;
-      const asset = await http('GET', `${app.url}${path}`);
+      // Resolved as a browser would, against the page's own URL.
+      const asset = await http('GET', new URL(ref, `${app.url}${page}`).toString());
       expect({ ref, status: asset.status }).toEqual({ ref, status: 200 });
     }
   });

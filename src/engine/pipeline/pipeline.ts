@@ -143,9 +143,7 @@ export class Pipeline {
   private async attempt(sq: SubQueryState, state: RunState, ctx: RunContext, previous: { plan: unknown; problems: string[] } | null): Promise<void> {
     const entry = await this.deps.datasources.use(sq.datasourceId);
     sq.snapshot = entry.snapshot;
-    const verifiedParams = previous ? null : await tagged('verified_resolver', () =>
-          ctx.step('verified_resolver', sq.id, () => this.verifiedResolver.run(sq, state, ctx)),
-        );
+    const verifiedParams = previous ? null : await ctx.step('verified_resolver', sq.id, () => this.verifiedResolver.run(sq, state, ctx));
     const cacheKey = {
       intent: sq.intent,
       datasourceId: sq.datasourceId,
@@ -159,25 +157,15 @@ export class Pipeline {
         sq.planSource = 'cache';
         ctx.planCacheHits++;
       } else {
-        await tagged('ast_planner', () => ctx.step('ast_planner', sq.id, () => this.planner.run(sq, state, ctx, previous)));
+        await ctx.step('ast_planner', sq.id, () => this.planner.run(sq, state, ctx, previous));
       }
-      await tagged('logical_validator', () => ctx.step('logical_validator', sq.id, () => this.validator.run(sq, state, ctx)));
+      await ctx.step('logical_validator', sq.id, () => this.validator.run(sq, state, ctx));
     }
-    await tagged('generator', () => ctx.step('generator', sq.id, () => this.generator.run(sq, verifiedParams ?? {})));
+    await ctx.step('generator', sq.id, () => this.generator.run(sq, verifiedParams ?? {}));
     if (state.request.execute) {
-      await tagged('executor', () => ctx.step('executor', sq.id, () => this.executor.run(sq, ctx)));
+      await ctx.step('executor', sq.id, () => this.executor.run(sq, ctx));
     }
     if (sq.planSource === 'llm' && sq.plan && state.request.execute) this.deps.planCache.set(cacheKey, sq.plan);
-  }
-}
-
-/** Remembers which node an error came from, for its `errors[]` entry. */
-async function tagged<T>(node: string, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err && typeof err === 'object' && !('node' in err)) Object.assign(err, { node });
-    throw err;
   }
 }
 

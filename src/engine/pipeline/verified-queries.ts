@@ -55,7 +55,7 @@ export class VerifiedQueries {
         problems.push({ path: `${path}.sql`, message: `not a single read-only SELECT the service can run: ${(err as Error).message}` });
         return;
       }
-      const result = validatePlan(plan, snapshot, { datasourceId, roles: [], policies: null });
+      const result = validatePlan(plan, snapshot, { datasourceId, roles: [], rolePolicies: null });
       for (const p of result.problems) problems.push({ path: `${path}.sql`, message: `${p.message} (${p.code})` });
       const used = walkPlanParams(plan);
       const declared = Object.keys(vq.params ?? {});

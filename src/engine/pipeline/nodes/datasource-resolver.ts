@@ -37,7 +37,7 @@ export class DatasourceResolver {
       }
       if (!canReadDatasource(policies, roles, entry.config.id)) {
         ctx.operator.emit('policy.denied', { datasource_id: entry.config.id, roles, rule: 'datasources' }, ctx.traceId);
-        throw new RefusalError('POLICY_DENIED', `your role may not read datasource '${entry.config.id}'`);
+        throw new RefusalError('DATASOURCE_DENIED', `your role may not read datasource '${entry.config.id}'`);
       }
       state.candidateDatasources = [entry.config.id];
       return;

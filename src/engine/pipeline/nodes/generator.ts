@@ -13,7 +13,7 @@ import { PlanRejectedError } from './plan-rejected';
 export class Generator {
   constructor(private readonly deps: PipelineDeps) {}
 
-  async run(sq: SubQueryState, paramValues: Record<string, unknown> = {}): Promise<void> {
+  async run(sq: SubQueryState, paramValues: Readonly<Record<string, string | number | boolean | null>> = {}): Promise<void> {
     const entry = this.deps.datasources.require(sq.datasourceId);
     if (!sq.plan) throw new PlanRejectedError('PLAN_MISSING', ['no plan to compile']);
     const cap = rowCapOf(entry.config);

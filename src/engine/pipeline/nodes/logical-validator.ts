@@ -4,7 +4,7 @@
  * planner through the refiner with the validator's repair-oriented messages.
  */
 import { Injectable } from '@nestjs/common';
-import { validatePlan } from '../../plan';
+import { REFUSAL_CODES, validatePlan, type PlanProblem } from '../../plan';
 import type { PipelineDeps } from '../deps';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryState } from '../run-state';
@@ -20,28 +20,30 @@ export class LogicalValidator {
     const result = validatePlan(sq.plan, sq.snapshot, {
       datasourceId: sq.datasourceId,
       roles: state.request.caller.roles,
-      policies: this.deps.config.policies.roles,
+      rolePolicies: this.deps.config.policies.roles,
     });
+    const denied = result.problems.filter(isRefusal);
+    const wrong = result.problems.filter((p) => !isRefusal(p));
     sq.validation = [
-      { name: 'schema', passed: !result.problems.some((p) => !p.code.startsWith('POLICY_')), message: summary(result.problems.filter((p) => !p.code.startsWith('POLICY_'))) },
-      { name: 'policy', passed: !result.problems.some((p) => p.code.startsWith('POLICY_')), message: summary(result.problems.filter((p) => p.code.startsWith('POLICY_'))) },
+      { name: 'schema', passed: !wrong.length, message: summary(wrong) },
+      { name: 'policy', passed: !denied.length, message: summary(denied) },
     ];
     for (const w of result.warnings) {
       ctx.warn({ code: w.code, node: 'logical_validator', message: w.message, sub_query_id: sq.id, detail: { path: w.path } });
     }
-    const denied = result.problems.filter((p) => p.code.startsWith('POLICY_'));
     if (denied.length) {
       sq.refused = true;
       ctx.operator.emit('policy.denied', { sub_query_id: sq.id, roles: state.request.caller.roles, problems: denied }, ctx.traceId);
       throw new RefusalError(denied[0]!.code, `refused: ${denied.map((p) => p.message).join('; ')}`);
     }
-    if (result.problems.length) {
-      throw new PlanRejectedError(
-        result.problems[0]!.code,
-        result.problems.map((p) => `${p.path}: ${p.message}`),
-      );
+    if (wrong.length) {
+      throw new PlanRejectedError(wrong[0]!.code, wrong.map((p) => `${p.path}: ${p.message}`));
     }
   }
+}
+
+function isRefusal(p: PlanProblem): boolean {
+  return REFUSAL_CODES.includes(p.code);
 }
 
 function summary(problems: readonly { message: string }[]): string {
