@@ -60,7 +60,9 @@ export class Engine {
   readonly events: OperatorEvents;
   readonly datasources: DatasourceRegistry;
   readonly llm: LlmService;
-  readonly index: IndexService;
+  /** Null when the embeddings section cannot be used (a missing key): the reason is `indexProblem`. */
+  private readonly indexService: IndexService | null;
+  readonly indexProblem: string | null;
   readonly results: ResultStore;
   readonly traces: TraceStore;
   readonly verified: VerifiedQueries;
@@ -86,10 +88,20 @@ export class Engine {
       discoverPlugins: config.base_dir,
       source,
     });
-    this.index = createIndexService(
-      { embeddings: config.embeddings, storage: { index: config.storage.index } },
-      { secrets, logger: getLogger('nl2sql.index') },
-    );
+    // Like a model key (spec 4.16.7), a missing embeddings key does not stop the engine being
+    // built: routing falls back to the model and the index routes name the reason.
+    let index: IndexService | null = null;
+    let indexProblem: string | null = null;
+    try {
+      index = createIndexService(
+        { embeddings: config.embeddings, storage: { index: config.storage.index } },
+        { secrets, logger: getLogger('nl2sql.index') },
+      );
+    } catch (err) {
+      indexProblem = err instanceof Error ? err.message : String(err);
+    }
+    this.indexService = index;
+    this.indexProblem = indexProblem;
     this.results = new LocalResultStore(config.storage.results.path);
     this.traces = new LocalTraceStore(config.storage.traces.path);
     this.verified = new VerifiedQueries(config.verified_queries);
@@ -113,7 +125,7 @@ export class Engine {
       datasources: this.datasources,
       // Routing uses the index only once it is open and has entries (see `check`).
       get index() {
-        return engine.indexOpen ? engine.index : null;
+        return engine.indexOpen ? engine.indexService : null;
       },
       planCache: this.planCache,
       verified: this.verified,
@@ -172,9 +184,13 @@ export class Engine {
   }
 
   private async openIndex(): Promise<void> {
+    if (!this.indexService) {
+      this.log.warn('schema index unavailable', { reason: this.indexProblem });
+      return;
+    }
     try {
-      await this.index.open();
-      const status = await this.index.status(this.datasources.ids());
+      await this.indexService.open();
+      const status = await this.indexService.status(this.datasources.ids());
       this.indexOpen = status.total > 0;
       this.log.info(`schema index ${status.status}`, { entries: status.total, problems: status.problems.length });
     } catch (err) {
@@ -221,7 +237,7 @@ export class Engine {
   /** Builds one datasource's index entries (introspecting it first if needed). Throws with the reason. */
   async indexDatasource(id: string): Promise<IndexingStats> {
     const entry = await this.datasources.use(id);
-    const stats = await this.index.indexDatasource(id, await this.freshSnapshot(id), this.indexMeta(entry.config.id));
+    const stats = await this.index().indexDatasource(id, await this.freshSnapshot(id), this.indexMeta(entry.config.id));
     this.indexOpen = true;
     return stats;
   }
@@ -233,21 +249,47 @@ export class Engine {
       snapshot: () => this.freshSnapshot(id),
       meta: this.indexMeta(id),
     }));
-    const result = await this.index.indexAll(targets);
+    const result = await this.index().indexAll(targets);
     this.indexOpen = result.stats.length > 0 || this.indexOpen;
     return result;
   }
 
   async clearIndex(): Promise<ClearIndexResult> {
-    const result = await this.index.clear();
+    const result = await this.index().clear();
     this.indexOpen = false;
     return result;
   }
 
   async indexStatus(): Promise<IndexStatus> {
-    return this.index.status(
+    if (!this.indexService) {
+      const model = this.config.embeddings.model ?? this.config.embeddings.provider;
+      return {
+        status: 'missing',
+        total: 0,
+        counts: {},
+        built_at: null,
+        embedding_model: model,
+        namespace: this.config.storage.index.namespace,
+        datasources: [],
+        problems: [
+          {
+            code: 'INDEX_UNAVAILABLE',
+            datasource_id: null,
+            message: `the embedder cannot be built: ${this.indexProblem}`,
+            fix: 'fix the embeddings section (or its key) and restart, then POST /api/v1/index-all',
+          },
+        ],
+      };
+    }
+    return this.index().status(
       this.datasources.all().map((e) => ({ datasourceId: e.config.id, schemaVersion: e.snapshot?.schemaVersion })),
     );
+  }
+
+  /** The index service, or INDEX_UNAVAILABLE naming why (e.g. the embeddings key is missing). */
+  index(): IndexService {
+    if (!this.indexService) throw new EngineError('INDEX_UNAVAILABLE', `the schema index is unavailable: ${this.indexProblem}`);
+    return this.indexService;
   }
 
   /** Introspects again so a build always reflects the schema as it is now. */
@@ -307,7 +349,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled([this.llm.close(), this.index.close(), this.results.close()]);
+    await Promise.allSettled([this.llm.close(), this.indexService?.close(), this.results.close()]);
     await this.datasources.closeAll();
     this.events.complete();
     this.log.info('engine closed');
