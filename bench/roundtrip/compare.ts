@@ -38,7 +38,11 @@ function rowKey(r: (string | number | null)[]): string {
 
 export type CompareOutcome = { equal: true } | { equal: false; reason: string };
 
-export function compareResults(gold: readonly (readonly Cell[])[], actual: readonly (readonly Cell[])[], ordered: boolean): CompareOutcome {
+export function compareResults(
+  gold: readonly (readonly Cell[])[],
+  actual: readonly (readonly Cell[])[],
+  ordered: boolean,
+): CompareOutcome {
   const g = gold.map((r) => r.map(normalizeCell));
   const a = actual.map((r) => r.map(normalizeCell));
   if (g.length !== a.length) return { equal: false, reason: `row count ${a.length}, expected ${g.length}` };
@@ -59,9 +63,13 @@ export function compareResults(gold: readonly (readonly Cell[])[], actual: reado
       if (ordered) {
         const sg = sort(g);
         const sa = sort(a);
-        if (sg.every((r, j) => rowsEqual(r, sa[j]!))) return { equal: false, reason: 'same rows in another order' };
+        if (sg.every((r, j) => rowsEqual(r, sa[j]!)))
+          return { equal: false, reason: 'same rows in another order' };
       }
-      return { equal: false, reason: `row ${i}: got ${JSON.stringify(as[i])}, expected ${JSON.stringify(gs[i])}` };
+      return {
+        equal: false,
+        reason: `row ${i}: got ${JSON.stringify(as[i])}, expected ${JSON.stringify(gs[i])}`,
+      };
     }
   }
   return { equal: true };

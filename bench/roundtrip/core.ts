@@ -85,12 +85,20 @@ export async function runRoundtrip(opts: RoundtripOptions): Promise<RoundtripRes
     const engines = new Map<Dialect, Engine | Error>();
     // An interrupted run still drops the databases it created.
     const onSignal = () => {
-      void Promise.allSettled([...engines.values()].map((e) => (e instanceof Error ? null : e.close()))).then(() => process.exit(130));
+      void Promise.allSettled([...engines.values()].map((e) => (e instanceof Error ? null : e.close()))).then(
+        () => process.exit(130),
+      );
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      for (const d of dialects) engines.set(d, await openEngine(d, ds.sqlitePath(dbId), schema, `${prefix}_${dbId}`.toLowerCase(), servers).catch((e: Error) => e));
+      for (const d of dialects)
+        engines.set(
+          d,
+          await openEngine(d, ds.sqlitePath(dbId), schema, `${prefix}_${dbId}`.toLowerCase(), servers).catch(
+            (e: Error) => e,
+          ),
+        );
       for (const q of qs) outcomes.push(await runQuestion(q, ds, schema, engines));
     } finally {
       process.removeListener('SIGINT', onSignal);
@@ -101,7 +109,13 @@ export async function runRoundtrip(opts: RoundtripOptions): Promise<RoundtripRes
   return { questions: questions.length, outcomes, dialects };
 }
 
-function openEngine(d: Dialect, sqlitePath: string, schema: SchemaSnapshot, dbName: string, servers: ServerSettings): Promise<Engine> {
+function openEngine(
+  d: Dialect,
+  sqlitePath: string,
+  schema: SchemaSnapshot,
+  dbName: string,
+  servers: ServerSettings,
+): Promise<Engine> {
   switch (d) {
     case 'sqlite':
       return openSqlite(sqlitePath);
@@ -128,7 +142,9 @@ async function runQuestion(
     plan = importSql(q.query, 'sqlite', schema);
   } catch (err) {
     const reason = describe(err);
-    const dialects = Object.fromEntries([...engines.keys()].map((d) => [d, { matched: false, stage: 'import' as const, reason }]));
+    const dialects = Object.fromEntries(
+      [...engines.keys()].map((d) => [d, { matched: false, stage: 'import' as const, reason }]),
+    );
     return { ...base, imported: false, validated: false, importError: reason, dialects };
   }
   const v = validatePlan(plan, schema, { datasourceId: q.dbId });
@@ -153,13 +169,17 @@ async function runQuestion(
       continue;
     }
     const cmp = compareResults(gold.rows, rows, gold.ordered);
-    dialects[d] = cmp.equal ? { matched: true } : { matched: false, stage: 'compare', reason: `${cmp.reason} | ${compiled.displaySql}` };
+    dialects[d] = cmp.equal
+      ? { matched: true }
+      : { matched: false, stage: 'compare', reason: `${cmp.reason} | ${compiled.displaySql}` };
   }
   return {
     ...base,
     imported: true,
     validated: v.ok,
-    ...(v.ok ? {} : { validationProblems: v.problems.map((p) => `${p.code} ${p.path}: ${p.message}`).join('; ') }),
+    ...(v.ok
+      ? {}
+      : { validationProblems: v.problems.map((p) => `${p.code} ${p.path}: ${p.message}`).join('; ') }),
     dialects,
   };
 }

@@ -64,9 +64,29 @@ function convert(v: unknown, kind: TypeKind): unknown {
 
 const TYPES: Record<'postgres' | 'mysql' | 'duckdb', (k: TypeKind) => string> = {
   postgres: (k) =>
-    k === 'integer' ? 'BIGINT' : k === 'float' || k === 'decimal' ? 'DOUBLE PRECISION' : k === 'boolean' ? 'BOOLEAN' : 'TEXT',
-  mysql: (k) => (k === 'integer' ? 'BIGINT' : k === 'float' || k === 'decimal' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'TEXT'),
-  duckdb: (k) => (k === 'integer' ? 'BIGINT' : k === 'float' || k === 'decimal' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'VARCHAR'),
+    k === 'integer'
+      ? 'BIGINT'
+      : k === 'float' || k === 'decimal'
+        ? 'DOUBLE PRECISION'
+        : k === 'boolean'
+          ? 'BOOLEAN'
+          : 'TEXT',
+  mysql: (k) =>
+    k === 'integer'
+      ? 'BIGINT'
+      : k === 'float' || k === 'decimal'
+        ? 'DOUBLE'
+        : k === 'boolean'
+          ? 'BOOLEAN'
+          : 'TEXT',
+  duckdb: (k) =>
+    k === 'integer'
+      ? 'BIGINT'
+      : k === 'float' || k === 'decimal'
+        ? 'DOUBLE'
+        : k === 'boolean'
+          ? 'BOOLEAN'
+          : 'VARCHAR',
 };
 
 interface Loaded {
@@ -90,7 +110,11 @@ export async function openSqlite(path: string): Promise<Engine> {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   return {
     dialect: 'sqlite',
-    run: async (sql, params) => db.prepare(sql).raw(true).all(...(params as unknown[])) as Row[],
+    run: async (sql, params) =>
+      db
+        .prepare(sql)
+        .raw(true)
+        .all(...(params as unknown[])) as Row[],
     close: async () => void db.close(),
   };
 }
@@ -137,7 +161,9 @@ export async function openPostgres(
   const admin = new pg.Client({ connectionString: servers.pgUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${dbName}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    await admin.query(
+      `CREATE DATABASE "${dbName}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
+    );
   } finally {
     await admin.end();
   }
@@ -164,7 +190,8 @@ export async function openPostgres(
   }
   return {
     dialect: 'postgres',
-    run: async (sql, params) => (await client.query({ text: sql, values: params as unknown[], rowMode: 'array' })).rows as Row[],
+    run: async (sql, params) =>
+      (await client.query({ text: sql, values: params as unknown[], rowMode: 'array' })).rows as Row[],
     close: async () => {
       await client.end();
       const a = new pg.Client({ connectionString: servers.pgUrl });
@@ -191,7 +218,10 @@ export async function openMysql(
     bigNumberStrings: false,
     multipleStatements: false,
   });
-  await conn.query(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  // NO PAD: trailing spaces count, as in SQLite (MariaDB's utf8mb4_bin ignores them).
+  await conn
+    .query(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin`)
+    .catch(() => conn.query(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin`));
   await conn.query(`USE \`${dbName}\``);
   await conn.query(`SET SESSION max_statement_time = ${servers.timeoutMs / 1000}`).catch(() => undefined);
   for (const { table, rows } of readAll(sqlitePath, schema)) {

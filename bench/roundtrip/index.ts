@@ -36,16 +36,22 @@ function print(r: RoundtripResult): void {
   const hardness = ['easy', 'medium', 'hard', 'extra'];
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
   console.log(`\nroundtrip: ${r.questions} scorable questions`);
-  console.log(`${'dialect'.padEnd(9)} ${'imported'.padStart(8)} ${'validated'.padStart(9)} ${'matched'.padStart(8)}  ${hardness.map((h) => h.padStart(7)).join(' ')}`);
+  console.log(
+    `${'dialect'.padEnd(9)} ${'imported'.padStart(8)} ${'validated'.padStart(9)} ${'matched'.padStart(8)}  ${hardness.map((h) => h.padStart(7)).join(' ')}`,
+  );
   for (const d of r.dialects) {
     const x = f.dialects[d]!;
     const byH = hardness.map((h) => {
       const qs = r.outcomes.filter((o) => o.hardness === h);
       return qs.length ? pct(qs.filter((o) => o.dialects[d]?.matched).length / qs.length) : '      -';
     });
-    console.log(`${d.padEnd(9)} ${pct(x.imported).padStart(8)} ${pct(x.validated).padStart(9)} ${pct(x.matched).padStart(8)}  ${byH.join(' ')}`);
+    console.log(
+      `${d.padEnd(9)} ${pct(x.imported).padStart(8)} ${pct(x.validated).padStart(9)} ${pct(x.matched).padStart(8)}  ${byH.join(' ')}`,
+    );
   }
-  console.log(`(hardness columns: matched per Spider hardness; counts ${hardness.map((h) => `${h} ${r.outcomes.filter((o) => o.hardness === h).length}`).join(', ')})`);
+  console.log(
+    `(hardness columns: matched per Spider hardness; counts ${hardness.map((h) => `${h} ${r.outcomes.filter((o) => o.hardness === h).length}`).join(', ')})`,
+  );
   const failures = r.outcomes.filter((o) => !o.validated || r.dialects.some((d) => !o.dialects[d]?.matched));
   if (failures.length) console.log('\nfailures:');
   for (const o of failures) {

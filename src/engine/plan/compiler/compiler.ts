@@ -443,7 +443,7 @@ export class PlanCompiler {
   }
 
   private numericOperand(sql: string, t: InferredType): string {
-    return isTextType(t) && this.d.name !== 'sqlite' ? this.d.cast(sql, 'float', t) : sql;
+    return isTextType(t) && this.d.name !== 'sqlite' ? this.d.textToFloat(sql) : sql;
   }
 
   private like(e: T.Like, s: Scope): string {
@@ -543,7 +543,7 @@ export class PlanCompiler {
       if (isNumericType(own) && isTextType(other)) return this.d.cast(sql, 'text', own);
       return sql;
     }
-    if (isTextType(own) && isNumericType(other)) return this.d.cast(sql, 'float', own);
+    if (isTextType(own) && isNumericType(other)) return this.d.textToFloat(sql);
     return sql;
   }
 

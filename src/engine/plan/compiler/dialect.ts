@@ -31,6 +31,8 @@ export interface SqlDialect {
   divide(l: string, r: string): string;
   intDivide(l: string, r: string): string;
   cast(sql: string, to: CastType, from: InferredType): string;
+  /** Text read as a number the way SQLite does: numeric text is its number, other text is 0. */
+  textToFloat(sql: string): string;
   func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string;
   aggregate(fn: AggregateFn, arg: string, distinct: boolean, argType: InferredType): string;
   like(
@@ -114,6 +116,10 @@ export abstract class BaseDialect implements SqlDialect {
     return `CAST(${sql} AS ${this.castNames[to]})`;
   }
 
+  textToFloat(sql: string): string {
+    return this.cast(sql, 'float', 'text');
+  }
+
   func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string {
     if (isDatePart(name)) return this.datePart(name, args[0]!, argTypes[0] ?? 'unknown');
     switch (name) {
@@ -145,7 +151,7 @@ export abstract class BaseDialect implements SqlDialect {
   }
 
   aggregate(fn: AggregateFn, arg: string, distinct: boolean, argType: InferredType): string {
-    const a = (fn === 'sum' || fn === 'avg') && argType === 'text' ? this.cast(arg, 'float', argType) : arg;
+    const a = (fn === 'sum' || fn === 'avg') && argType === 'text' ? this.textToFloat(arg) : arg;
     return `${fn.toUpperCase()}(${distinct ? 'DISTINCT ' : ''}${a})`;
   }
 

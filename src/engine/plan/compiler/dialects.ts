@@ -123,6 +123,10 @@ export class PostgresDialect extends BaseDialect {
     return `$${index}::${this.castNames[v.type].toLowerCase()}`;
   }
 
+  override textToFloat(sql: string): string {
+    return `CASE WHEN ${sql} ~ '^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?\\s*$' THEN CAST(${sql} AS DOUBLE PRECISION) WHEN ${sql} IS NULL THEN NULL ELSE 0 END`;
+  }
+
   override func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string {
     if (name === 'round' && args.length === 2) {
       return `CAST(ROUND(CAST(${args[0]} AS NUMERIC), CAST(${args[1]} AS INTEGER)) AS DOUBLE PRECISION)`;
@@ -167,6 +171,10 @@ export class DuckDbDialect extends BaseDialect {
 
   override intDivide(l: string, r: string): string {
     return `${l} // ${r}`;
+  }
+
+  override textToFloat(sql: string): string {
+    return `CASE WHEN ${sql} IS NULL THEN NULL ELSE COALESCE(TRY_CAST(${sql} AS DOUBLE), 0) END`;
   }
 
   override aggregate(fn: AggregateFn, arg: string, distinct: boolean, argType: InferredType): string {
