@@ -36,6 +36,31 @@ const ADMIN_ROUTES: AdminRoute[] = [
       return http('DELETE', `${app.url}/api/v1/datasource/victim_${n}`, { socketPath: app.socketPath, headers });
     },
   },
+  {
+    name: 'PUT /api/v1/settings/llm',
+    granted: 200,
+    send: (app, headers) =>
+      http('PUT', `${app.url}/api/v1/settings/llm`, {
+        socketPath: app.socketPath,
+        headers,
+        body: { provider: 'ollama', model: 'llama3.1:8b' },
+      }),
+  },
+  {
+    name: 'POST /api/v1/index/{id}',
+    granted: 200,
+    send: (app, headers) => http('POST', `${app.url}/api/v1/index/shop`, { socketPath: app.socketPath, headers }),
+  },
+  {
+    name: 'POST /api/v1/index-all',
+    granted: 200,
+    send: (app, headers) => http('POST', `${app.url}/api/v1/index-all`, { socketPath: app.socketPath, headers }),
+  },
+  {
+    name: 'DELETE /api/v1/index',
+    granted: 200,
+    send: (app, headers) => http('DELETE', `${app.url}/api/v1/index`, { socketPath: app.socketPath, headers }),
+  },
 ];
 
 const base = { datasources: [{ id: 'shop', type: 'sqlite', connection: { path: fixture } }] };
@@ -141,7 +166,7 @@ describe('routes that need no role', () => {
   it('serves health, ready and the datasource listing to anyone, even non-loopback', async () => {
     const app = await startApp({ ...base, api: { role_header: 'X-Roles' } }, { listen: 'unix' });
     try {
-      for (const path of ['/health', '/ready', '/api/v1/datasource', '/api/v1/datasource/shop']) {
+      for (const path of ['/health', '/ready', '/api/v1/datasource', '/api/v1/datasource/shop', '/api/v1/llm', '/api/v1/llm/default', '/api/v1/index/status']) {
         const res = await http('GET', `${app.url}${path}`, { socketPath: app.socketPath });
         expect({ path, status: res.status }).toEqual({ path, status: 200 });
       }
