@@ -35,6 +35,8 @@ export interface ResultsFigures {
   readonly rows: number;
   readonly generated_by: string;
   readonly write_s: number;
+  /** Peak RSS growth while writing: the result must stream to disk, not collect in memory. */
+  readonly write_rss_growth_mb: number;
   readonly page_ms: { readonly start: number; readonly middle: number; readonly end: number };
   readonly page_end_start_ratio: number;
   readonly csv_mb: number;
@@ -74,24 +76,34 @@ async function pageMs(store: LocalResultStore, offset: number): Promise<number> 
   return median(times);
 }
 
+/** Peak RSS growth (MB) from now until `stop()`, sampled every 10 ms. */
+function rssSampler(): { stop(): number } {
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      return (peak - baseline) / MB;
+    },
+  };
+}
+
 async function exportCsv(
   store: LocalResultStore,
   out: string,
 ): Promise<{ seconds: number; rssGrowthMb: number }> {
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 10);
+  const rss = rssSampler();
   const t0 = performance.now();
   try {
     await pipeline(await store.streamCsv('bench', 'run', 'result'), createWriteStream(out));
   } finally {
-    clearInterval(sampler);
+    rss.stop();
   }
-  const seconds = (performance.now() - t0) / 1000;
-  peak = Math.max(peak, process.memoryUsage().rss);
-  return { seconds, rssGrowthMb: (peak - baseline) / MB };
+  return { seconds: (performance.now() - t0) / 1000, rssGrowthMb: rss.stop() };
 }
 
 async function duckdbCopySeconds(parquet: string, out: string): Promise<number> {
@@ -133,9 +145,11 @@ export async function run(args: BenchArgs): Promise<ResultsFigures> {
   const store = new LocalResultStore(join(dir, 'results'));
   try {
     console.log(`results: writing ${rows.toLocaleString('en-US')} rows through writeResult...`);
+    const writeRss = rssSampler();
     let t0 = performance.now();
     const ref = await store.writeResult('bench', 'run', 'result', syntheticBatches(rows));
     const writeS = (performance.now() - t0) / 1000;
+    const writeRssGrowthMb = writeRss.stop();
     const parquet = join(dir, 'results', 'bench', 'run', 'result.parquet');
 
     const start = await pageMs(store, 0);
@@ -157,6 +171,7 @@ export async function run(args: BenchArgs): Promise<ResultsFigures> {
       rows: ref.row_count,
       generated_by: 'writeResult (streamed batches of 10,000 rows)',
       write_s: round(writeS),
+      write_rss_growth_mb: round(writeRssGrowthMb, 1),
       page_ms: { start: round(start), middle: round(middle), end: round(end) },
       page_end_start_ratio: round(end / start),
       csv_mb: round(csvMb, 1),
@@ -182,6 +197,7 @@ function printTable(f: ResultsFigures): void {
   const ok = (met: boolean) => (met ? 'ok' : 'MISSED');
   console.table({
     'write (s)': { value: f.write_s, target: '', status: '' },
+    'write RSS growth (MB)': { value: f.write_rss_growth_mb, target: '', status: '' },
     'page start (ms)': { value: f.page_ms.start, target: '', status: '' },
     'page middle (ms)': { value: f.page_ms.middle, target: '', status: '' },
     'page end (ms)': { value: f.page_ms.end, target: '', status: '' },

@@ -28,7 +28,7 @@ import { StorageWriteError } from './storage-errors';
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
 const CHUNK_ROWS = 2048;
 /** Bounds the staging database's buffer pool; past it DuckDB writes pages to the staging file. */
-const STAGING_MEMORY_LIMIT = '128MB';
+const STAGING_MEMORY_LIMIT = '64MB';
 
 export interface ParquetWriteOutcome {
   readonly columns: ManifestColumn[];
@@ -83,6 +83,7 @@ class StagingTable {
   columns: ManifestColumn[] = [];
   rowCount = 0;
   private types: ReturnType<typeof duckdbTypeOf>[] = [];
+  private chunk: DuckDBDataChunk | undefined;
 
   constructor(private readonly connection: DuckDBConnection) {}
 
@@ -120,9 +121,12 @@ class StagingTable {
           throw new StorageWriteError(`A result row has ${row.length} cells for ${width} columns`);
         for (let c = 0; c < width; c++) values[c]![r] = encodeCell(this.columns[c]!, row[c] ?? null);
       });
-      const chunk = DuckDBDataChunk.create(this.types, rows.length);
-      chunk.setColumns(values);
-      appender.appendDataChunk(chunk);
+      // One chunk, reused: a chunk's native memory is freed only when V8 collects the object,
+      // and V8 does not see that memory, so a new chunk per 2048 rows piled up hundreds of MB.
+      this.chunk ??= DuckDBDataChunk.create(this.types);
+      this.chunk.reset();
+      this.chunk.setColumns(values);
+      appender.appendDataChunk(this.chunk);
       this.rowCount += rows.length;
     }
   }
