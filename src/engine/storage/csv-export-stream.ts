@@ -17,7 +17,7 @@ import { nextSliceEnd } from './csv-slices';
 import type { ParquetReader } from './parquet-reader';
 import type { ManifestColumn } from './result-store';
 
-const SLICE_TARGET_BYTES = 16 * 1024 * 1024;
+const SLICE_TARGET_BYTES = 32 * 1024 * 1024;
 /** Small, so the first bytes leave quickly; later slices are sized from what it weighed. */
 const FIRST_SLICE_ROWS = 8192;
 const READ_CHUNK_BYTES = 256 * 1024;
