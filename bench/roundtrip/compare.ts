@@ -16,7 +16,7 @@ export function normalizeCell(v: Cell): string | number | null {
   if (typeof v === 'object' && v !== null && 'toDouble' in v && typeof (v as any).toDouble === 'function') {
     return (v as any).toDouble() as number;
   }
-  return String(v);
+  return JSON.stringify(v);
 }
 
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;

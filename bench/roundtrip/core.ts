@@ -85,9 +85,8 @@ export async function runRoundtrip(opts: RoundtripOptions): Promise<RoundtripRes
     const engines = new Map<Dialect, Engine | Error>();
     // An interrupted run still drops the databases it created.
     const onSignal = () => {
-      void Promise.allSettled([...engines.values()].map((e) => (e instanceof Error ? null : e.close()))).then(
-        () => process.exit(130),
-      );
+      const open = [...engines.values()].filter((e): e is Engine => !(e instanceof Error));
+      void Promise.allSettled(open.map((e) => e.close())).then(() => process.exit(130));
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
@@ -186,7 +185,7 @@ async function runQuestion(
 
 function describe(err: unknown): string {
   if (err && typeof err === 'object' && 'code' in err && typeof (err as any).code === 'string') {
-    return `${(err as any).code}: ${(err as Error).message}`;
+    return `${String((err as any).code)}: ${String((err as any).message)}`;
   }
   return err instanceof Error ? err.message : String(err);
 }

@@ -55,7 +55,7 @@ function readTable(db: Database.Database, t: TableInfo): Row[] {
 function convert(v: unknown, kind: TypeKind): unknown {
   if (v === null || v === undefined) return null;
   if (kind === 'text' || kind === 'other' || kind === 'date' || kind === 'timestamp' || kind === 'time') {
-    return typeof v === 'string' ? v : String(v);
+    return typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : JSON.stringify(v);
   }
   if (kind === 'boolean') return v === 1 || v === true || v === '1';
   if (Buffer.isBuffer(v)) return v.toString('utf8');
@@ -134,7 +134,7 @@ export async function openDuckDb(sqlitePath: string, schema: SchemaSnapshot): Pr
   }
   return {
     dialect: 'duckdb',
-    run: async (sql, params) => (await conn.runAndReadAll(sql, params as any[])).getRows() as Row[],
+    run: async (sql, params) => (await conn.runAndReadAll(sql, params as any[])).getRows(),
     close: async () => {
       conn.closeSync();
       instance.closeSync();

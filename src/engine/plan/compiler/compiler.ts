@@ -350,10 +350,8 @@ export class PlanCompiler {
     not: (e, s) => `NOT ${this.wrap(e.arg, s)}`,
     in_list: (e, s) => {
       if (e.values.length === 0) return this.d.booleanConstant(e.negated);
-      const target = inferType(e.expr, s);
-      const values = e.values.map((v) => this.comparable(e.expr, v, s, true)[1]);
-      const left = this.comparable(e.expr, e.values[0]!, s, true)[0];
-      void target;
+      const left = this.wrap(e.expr, s);
+      const values = e.values.map((v) => this.against(v, e.expr, s, true));
       return `${left} ${e.negated ? 'NOT IN' : 'IN'} (${values.join(', ')})`;
     },
     in_query: (e, s) => {
@@ -363,8 +361,9 @@ export class PlanCompiler {
     },
     exists: (e, s) => `${e.negated ? 'NOT ' : ''}EXISTS (${this.query(e.query, s)})`,
     between: (e, s) => {
-      const [x, lo] = this.comparable(e.expr, e.low, s, false);
-      const hi = this.comparable(e.expr, e.high, s, false)[1];
+      const x = this.wrap(e.expr, s);
+      const lo = this.against(e.low, e.expr, s, false);
+      const hi = this.against(e.high, e.expr, s, false);
       return `${x} ${e.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${lo} AND ${hi}`;
     },
     like: (e, s) => this.like(e, s),
@@ -373,7 +372,7 @@ export class PlanCompiler {
       const parts = ['CASE'];
       if (e.operand) parts.push(this.expr(e.operand, s));
       for (const w of e.whens) {
-        const when = e.operand ? this.comparable(e.operand, w.when, s, true)[1] : this.expr(w.when, s);
+        const when = e.operand ? this.against(w.when, e.operand, s, true) : this.expr(w.when, s);
         parts.push(`WHEN ${when} THEN ${this.expr(w.then, s)}`);
       }
       if (e.else) parts.push(`ELSE ${this.expr(e.else, s)}`);
@@ -534,6 +533,14 @@ export class PlanCompiler {
     const r = this.wrap(right, s);
     if (lLit && rLit) return [l, r];
     return [this.castForCompare(l, lt, rt, equality), this.castForCompare(r, rt, lt, equality)];
+  }
+
+  /** Compiles `value`, which is compared with `subject` (compiled elsewhere, once), keeping SQLite's meaning. */
+  private against(value: T.Expr, subject: T.Expr, s: Scope, equality: boolean): string {
+    const target = inferType(subject, s);
+    const lit = asLiteral(value, this.options.params);
+    if (lit) return this.literalAs(lit, target);
+    return this.castForCompare(this.wrap(value, s), inferType(value, s), target, equality);
   }
 
   private castForCompare(sql: string, own: InferredType, other: InferredType, equality: boolean): string {

@@ -372,7 +372,7 @@ class PlanValidator {
       );
     }
     for (const r of rels) {
-      if (!r.table) continue;
+      if (!r.table || !this.policy.canReadTable(r.table.name)) continue;
       const denied = r.table.columns.filter((c) => !this.policy.canReadColumn(r.table!.name, c.name));
       if (denied.length) {
         this.problem(
@@ -571,7 +571,8 @@ class PlanValidator {
       return;
     }
     const t = r.relation.table;
-    if (t && r.column && !this.policy.canReadColumn(t.name, r.column.name)) {
+    // A denied table is reported once, where FROM names it; its columns are not reported again.
+    if (t && r.column && this.policy.canReadTable(t.name) && !this.policy.canReadColumn(t.name, r.column.name)) {
       this.problem(
         'COLUMN_DENIED',
         path,
