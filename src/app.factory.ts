@@ -34,7 +34,7 @@ export async function createApp(engine: Engine): Promise<NestExpressApplication>
 class NestLogBridge implements LoggerService {
   private readonly target = getLogger('nl2sql.nest');
   private write(level: 'info' | 'warn' | 'error' | 'debug', message: unknown, context?: unknown) {
-    this.target.log(level, String(message), context ? { context: String(context) } : {});
+    this.target.log(level, typeof message === 'string' ? message : JSON.stringify(message), typeof context === 'string' ? { context } : {});
   }
   log(message: unknown, context?: unknown) {
     // Route mapping lines are noise at info level.

@@ -119,13 +119,14 @@ export class Engine {
   }
 
   private pipelineDeps(): PipelineDeps {
-    const engine = this;
+    // Routing uses the index only once it is open and has entries (see `check`): a getter, so a
+    // build or a clear at runtime takes effect on the next run.
+    const liveIndex = () => (this.indexOpen ? this.indexService : null);
     return {
       config: this.config,
       datasources: this.datasources,
-      // Routing uses the index only once it is open and has entries (see `check`).
       get index() {
-        return engine.indexOpen ? engine.indexService : null;
+        return liveIndex();
       },
       planCache: this.planCache,
       verified: this.verified,

@@ -30,7 +30,7 @@ export async function startApp(raw: Record<string, unknown>, opts: { listen?: 't
   const engine = Engine.create(config, { env: opts.env ?? process.env });
   await engine.check();
   const app = await createApp(engine);
-  let url = '';
+  let url: string;
   let socketPath: string | null = null;
   if (opts.listen === 'unix') {
     socketPath = join(dir, 'http.sock');

@@ -22,7 +22,6 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
   const u = new URL(url);
   const events: SseEvent[] = [];
   const waiters: { pred: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
-  let req!: ClientRequest;
   let resolveStatus!: (n: number) => void;
   let resolveHeaders!: (h: Record<string, string | string[] | undefined>) => void;
   let resolveEnded!: () => void;
@@ -30,7 +29,7 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
   const hdrs = new Promise<Record<string, string | string[] | undefined>>((r) => (resolveHeaders = r));
   const ended = new Promise<void>((r) => (resolveEnded = r));
   const payload = JSON.stringify(body);
-  req = request(
+  const req: ClientRequest = request(
     { method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, headers: { 'content-type': 'application/json', ...headers } },
     (res) => {
       resolveStatus(res.statusCode ?? 0);

@@ -35,8 +35,8 @@ export class HttpErrorFilter implements ExceptionFilter {
       const response = exception.getResponse();
       if (typeof response === 'object' && response && 'detail' in response) return { status, body: response };
       const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-      const detail = Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
-      const code = status === HttpStatus.UNPROCESSABLE_ENTITY ? 'REQUEST_INVALID' : httpCode(status);
+      const detail = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message;
+      const code = status === Number(HttpStatus.UNPROCESSABLE_ENTITY) ? 'REQUEST_INVALID' : httpCode(status);
       return { status, body: { detail: redact(detail), error_code: code } };
     }
     const code = (exception as { code?: unknown })?.code;

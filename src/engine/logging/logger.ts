@@ -29,7 +29,7 @@ function lineFormat(): winston.Logform.Format {
         .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
         .join(' ');
       const tail = stack && typeof stack === 'string' ? `\n${stack}` : '';
-      return `${String(timestamp)} ${String(level).toUpperCase()} [${String(logger ?? 'nl2sql')}] ${String(message)}${fields ? ' ' + fields : ''}${tail}`;
+      return `${String(timestamp)} ${String(level).toUpperCase()} [${typeof logger === 'string' ? logger : 'nl2sql'}] ${String(message)}${fields ? ' ' + fields : ''}${tail}`;
     }),
   );
 }

@@ -94,7 +94,10 @@ function describeResults(question: string, sqs: readonly SubQueryState[], execut
 }
 
 function cell(v: unknown): string {
-  return v === null || v === undefined ? 'NULL' : String(v);
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return v.toString();
+  return JSON.stringify(v);
 }
 
 function escapeCell(s: string): string {
