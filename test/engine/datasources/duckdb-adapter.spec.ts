@@ -1,4 +1,6 @@
-import { adapterContract } from './support/adapter-contract';
+import { createFixture } from './support/fixtures';
+import { createAdapter } from '../../../src/engine/datasources/factory';
+import { adapterContract, rejectionOf, secrets } from './support/adapter-contract';
 
 adapterContract({
   type: 'duckdb',
@@ -8,8 +10,31 @@ adapterContract({
   values: `SELECT 9007199254740993::BIGINT AS big, 12.50::DECIMAL(10,2) AS amount, TIMESTAMP '2024-01-02 03:04:05' AS ts, '\\xAA\\xBB'::BLOB AS bin, DATE '2024-01-02' AS day`,
   byCountry: 'SELECT name FROM customers WHERE country = $1 ORDER BY id',
   // A read-only DuckDB file would still allow these; the adapter lets only SELECT and EXPLAIN run.
+  liftReadOnly: "SET access_mode = 'READ_WRITE'",
   extraWrites: [
     'CREATE TEMP TABLE scratch (a INTEGER)',
     "ATTACH '/tmp/nl2sql-should-not-exist.duckdb' AS other",
   ],
+});
+
+describe('duckdb adapter opened writable (the embedded demo)', () => {
+  it('still runs only SELECT and EXPLAIN', async () => {
+    const fixture = await createFixture('duckdb');
+    const adapter = createAdapter(fixture.config, { secrets, writable: true });
+    try {
+      expect((await adapter.execute('SELECT count(*) FROM customers')).rows).toEqual([[3]]);
+      expect((await adapter.execute('EXPLAIN SELECT * FROM customers')).rows.length).toBeGreaterThan(0);
+      for (const sql of [
+        "INSERT INTO customers VALUES (9, 'Zed', NULL, 'Peru')",
+        'DROP TABLE order_items',
+        'CHECKPOINT',
+      ]) {
+        expect((await rejectionOf(adapter.execute(sql))).code).toBe('DATASOURCE_READ_ONLY');
+      }
+      expect((await adapter.execute('SELECT count(*) FROM customers')).rows).toEqual([[3]]);
+    } finally {
+      await adapter.close();
+      await fixture.drop();
+    }
+  });
 });

@@ -10,5 +10,6 @@ adapterContract({
   byCountry: 'SELECT name FROM customers WHERE country = ? ORDER BY id',
   timestampSample: '2024-01-02 03:04:05',
   // VACUUM INTO would write a new file even from a read-only database
+  liftReadOnly: 'PRAGMA query_only = OFF',
   extraWrites: ["VACUUM INTO '/tmp/nl2sql-should-not-exist.sqlite'", 'PRAGMA query_only = OFF'],
 });

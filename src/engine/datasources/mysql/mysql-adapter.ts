@@ -4,7 +4,9 @@
  * it) and each statement runs in `START TRANSACTION READ ONLY`. The session setting matters: DDL
  * commits the open transaction implicitly and would otherwise escape it. The server-side timeout
  * is `max_statement_time` (seconds) on MariaDB and `max_execution_time` (ms, SELECT only) on MySQL;
- * on timeout or abort the adapter also sends `KILL QUERY` from a side connection. Rows stream
+ * on timeout or abort the adapter also sends `KILL QUERY` from a side connection. Statements that
+ * a read-only transaction does not stop (SET GLOBAL, KILL, INTO OUTFILE...) are refused before
+ * they are sent (`statement-guard.ts`). Rows stream
  * through mysql2's query stream, which pauses the socket while the consumer is behind.
  */
 import type { Readable } from 'node:stream';
@@ -15,7 +17,8 @@ import type { Cell, ResultColumn } from '../adapter';
 import { BaseAdapter, type CatalogTable } from '../base-adapter';
 import { parseUrl } from '../connection-config';
 import type { Cursor, StatementControl } from '../cursor';
-import { driverCode, type DatasourceErrorCode } from '../errors';
+import { DatasourceError, driverCode, type DatasourceErrorCode } from '../errors';
+import { mysqlRefusal } from '../statement-guard';
 import { createRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
 import { typeKind } from '../type-kind';
 import { readMysqlCatalog } from './mysql-catalog';
@@ -27,7 +30,7 @@ interface FieldDef {
   readonly characterSet: number;
 }
 interface MysqlQuery {
-  on(event: 'fields', listener: (fields: FieldDef[]) => void): MysqlQuery;
+  on(event: 'fields', listener: (fields: FieldDef[] | undefined) => void): MysqlQuery;
   stream(options?: { highWaterMark?: number }): Readable;
 }
 interface MysqlConnection {
@@ -126,6 +129,9 @@ export class MysqlAdapter extends BaseAdapter {
   ): Promise<Cursor> {
     const pool = this.pool;
     if (!pool) throw new Error('not connected');
+    const refusal = mysqlRefusal(sql);
+    if (refusal)
+      throw new DatasourceError('DATASOURCE_READ_ONLY', this.id, `the datasource is read-only; ${refusal}`);
     const conn = await pool.acquire();
     const threadId = conn.threadId;
     control.setCanceller(() =>
@@ -178,7 +184,9 @@ class MysqlCursor implements Cursor {
       rowsAsArray: true,
       typeCast: castCell,
     });
-    query.on('fields', (fields) => {
+    // a statement without a result set (SET, DO) announces `undefined` fields
+    query.on('fields', (fields: FieldDef[] | undefined) => {
+      if (!fields) return;
       this.binary = fields.map((f) => f.characterSet === BINARY_CHARSET);
       this.cols = fields.map((f, i) => ({
         name: f.name,

@@ -4,7 +4,8 @@
  * `COMMIT; DROP ...` smuggled in). Rows are read through a server-side cursor (`DECLARE ...
  * NO SCROLL CURSOR` + `FETCH n`), so a large result never sits whole in memory. A statement a
  * cursor cannot hold (INSERT, SHOW, ...) is run as it is inside the same read-only transaction,
- * where PostgreSQL refuses any write (SQLSTATE 25006). Timeout or abort cancels the backend with
+ * where PostgreSQL refuses any write (SQLSTATE 25006); COPY, which a read-only transaction lets
+ * write server files, is refused before. Timeout or abort cancels the backend with
  * `pg_cancel_backend` from a side connection.
  */
 import type { Client, QueryConfig } from 'pg';
@@ -13,7 +14,8 @@ import type { SecretManager } from '../../../config/secrets';
 import type { Cell, ResultColumn } from '../adapter';
 import { BaseAdapter, type CatalogTable } from '../base-adapter';
 import type { Cursor, StatementControl } from '../cursor';
-import { driverCode, type DatasourceErrorCode } from '../errors';
+import { DatasourceError, driverCode, type DatasourceErrorCode } from '../errors';
+import { postgresRefusal } from '../statement-guard';
 import { createRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
 import { typeKind } from '../type-kind';
 import { CELL_TYPES, kindOfOid } from './postgres-values';
@@ -120,6 +122,13 @@ export class PostgresAdapter extends BaseAdapter {
         return new PgCursor(client, pool, (n) => run(`FETCH FORWARD ${n} FROM ${CURSOR}`));
       } catch (error) {
         if (!NOT_A_CURSOR_QUERY.has(driverCode(error))) throw error;
+        const refusal = postgresRefusal(sql);
+        if (refusal)
+          throw new DatasourceError(
+            'DATASOURCE_READ_ONLY',
+            this.id,
+            `the datasource is read-only; ${refusal}`,
+          );
         await client.query('ROLLBACK TO SAVEPOINT nl2sql_declare');
         const result = await run(sql, params);
         return new PgCursor(client, pool, null, result);

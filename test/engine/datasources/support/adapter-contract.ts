@@ -26,6 +26,8 @@ export interface DialectSql {
   readonly byCountry: string;
   /** Write statements the database itself must refuse (beyond the common INSERT/UPDATE/DELETE/CREATE/DROP). */
   readonly extraWrites?: readonly string[];
+  /** A statement that would make the session writable for the statements after it, if it could. */
+  readonly liftReadOnly?: string;
   /** orders.placed_at '2024-01-02 03:04:05' as a sample value (SQLite keeps its TEXT as stored). */
   readonly timestampSample?: string;
 }
@@ -140,6 +142,21 @@ export function adapterContract(d: DialectSql): void {
     it('refuses a second statement smuggled after a query', async () => {
       const failure = await rejectionOf(adapter.execute('SELECT 1; DROP TABLE order_items'));
       expect(['DATASOURCE_QUERY_FAILED', 'DATASOURCE_READ_ONLY']).toContain(failure.code);
+    });
+
+    it('does not let one statement make the next one writable', async () => {
+      // one connection, so the second statement runs where the first one did
+      const single = createAdapter(
+        { ...fixture.config, connection: { ...fixture.config.connection, pool_max: 1 } },
+        { secrets },
+      );
+      try {
+        if (d.liftReadOnly) await single.execute(d.liftReadOnly).catch(() => undefined);
+        const failure = await rejectionOf(single.execute('CREATE TABLE hacked_later (a INTEGER)'));
+        expect(failure.code).toBe('DATASOURCE_READ_ONLY');
+      } finally {
+        await single.close();
+      }
     });
 
     it('left the data untouched after every refused write', async () => {
