@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { rowCapOf } from '../../../config/defaults';
-import { compilePlan } from '../../plan';
+import { compilePlan, PlanError } from '../../plan';
 import type { PipelineDeps } from '../deps';
 import type { SubQueryState } from '../run-state';
 import { PlanRejectedError } from './plan-rejected';
@@ -17,7 +17,16 @@ export class Generator {
     const entry = this.deps.datasources.require(sq.datasourceId);
     if (!sq.plan) throw new PlanRejectedError('PLAN_MISSING', ['no plan to compile']);
     const cap = rowCapOf(entry.config);
-    const compiled = compilePlan(sq.plan, entry.adapter.dialect, { rowCap: cap, schema: sq.snapshot ?? undefined, params: paramValues });
+    let compiled: ReturnType<typeof compilePlan>;
+    try {
+      compiled = compilePlan(sq.plan, entry.adapter.dialect, { rowCap: cap, schema: sq.snapshot ?? undefined, params: paramValues });
+    } catch (err) {
+      // A construct this dialect cannot express: the planner may say it another way.
+      if (err instanceof PlanError && (err.code === 'PLAN_UNSUPPORTED' || err.code === 'PLAN_MALFORMED')) {
+        throw new PlanRejectedError(err.code, [err.message]);
+      }
+      throw err;
+    }
     sq.sql = sq.verified ? sq.verified.sql : compiled.displaySql;
     sq.displaySql = compiled.displaySql;
     sq.params = compiled.params;
