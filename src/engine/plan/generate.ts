@@ -5,10 +5,9 @@
  *    an object root, `$defs` + `#/$defs/..` refs, closed objects with every property required,
  *    `enum` instead of `const`; range keywords are left to the validator;
  *  - the TypeScript types (`types.generated.ts`).
- * Run `node -r @swc-node/register src/engine/plan/generate.ts` after changing `ast.ts`; a test
- * fails while either committed file differs from what this produces.
+ * Run `node -r @swc-node/register src/engine/plan/write-generated.ts` after changing `ast.ts`; a
+ * test fails while either committed file differs from what this produces.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlanSchema } from './ast';
 
@@ -121,21 +120,3 @@ export function buildPlanTypes(): string {
 
 export const SCHEMA_FILE = join(__dirname, 'plan.schema.json');
 export const TYPES_FILE = join(__dirname, 'types.generated.ts');
-
-/** The two files as committed: formatted with the repository's Prettier settings. */
-export async function renderGeneratedFiles(): Promise<{ schema: string; types: string }> {
-  const prettier = await import('prettier');
-  const config = (await prettier.resolveConfig(TYPES_FILE)) ?? {};
-  return {
-    schema: await prettier.format(JSON.stringify(buildPlanJsonSchema()), { ...config, parser: 'json' }),
-    types: await prettier.format(buildPlanTypes(), { ...config, parser: 'typescript' }),
-  };
-}
-
-if (require.main === module) {
-  void renderGeneratedFiles().then(({ schema, types }) => {
-    writeFileSync(SCHEMA_FILE, schema);
-    writeFileSync(TYPES_FILE, types);
-    console.log(`wrote ${SCHEMA_FILE} and ${TYPES_FILE}`);
-  });
-}
