@@ -3,7 +3,11 @@ import type { Dialect, SchemaSnapshot, TypeKind } from './schema';
 export type DatasourceType = 'duckdb' | 'sqlite' | 'postgres' | 'mysql';
 export const DATASOURCE_TYPES: readonly DatasourceType[] = ['duckdb', 'sqlite', 'postgres', 'mysql'];
 
-/** A JSON-safe cell: BIGINT beyond 2^53 and exact decimals that do not fit a double become strings. */
+/**
+ * A JSON-safe cell: BIGINT beyond 2^53 and exact decimals that do not fit a double become strings;
+ * timestamps ISO 8601 strings (`Z` only for instants), dates `YYYY-MM-DD`, binary values base64.
+ * SQLite has no date type: its TEXT dates come back as stored. Rules in `cells.ts`.
+ */
 export type Cell = string | number | boolean | null;
 
 export interface ResultColumn {
@@ -19,12 +23,17 @@ export interface ResultBatch {
 }
 
 export interface ExecuteOptions {
-  /** Statement timeout; the datasource's `limits.timeout_s` when not given. */
+  /**
+   * Statement timeout; the datasource's `limits.timeout_s` (default 30 s) when not given. It is a
+   * budget of time spent waiting on the database (a slow consumer between batches is not counted),
+   * also set server-side where the database has one (postgres, mysql). Past it: DATASOURCE_TIMEOUT.
+   */
   readonly timeoutMs?: number;
   /** Rows per streamed batch. */
   readonly batchSize?: number;
   /** Stops reading after this many rows (the adapter still closes the cursor cleanly). */
   readonly maxRows?: number;
+  /** Aborting stops the running statement; the call fails with DATASOURCE_ABORTED. */
   readonly signal?: AbortSignal;
 }
 
@@ -37,6 +46,8 @@ export interface IntrospectOptions {
  * One datasource. Built (validated, nothing opened) by the factory; `connect` opens the pool.
  * Every statement runs read-only: a write fails even when it reaches the database.
  * `sql` is in the adapter's own dialect with its own placeholders ($1 for postgres and duckdb, ? otherwise).
+ * Failures are `DatasourceError`s (errors.ts) with a DATASOURCE_* code and a redacted message.
+ * Build one with `createAdapter` (factory.ts); a call before `connect` connects first.
  */
 export interface DatasourceAdapter {
   readonly id: string;

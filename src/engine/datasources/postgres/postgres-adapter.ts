@@ -113,10 +113,11 @@ export class PostgresAdapter extends BaseAdapter {
         queryMode: 'extended',
       } as QueryConfig) as unknown as Promise<PgResult>;
     try {
-      await client.query('BEGIN READ ONLY');
-      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(control.timeoutMs))}`);
-      await client.query(`SET LOCAL TimeZone = 'UTC'`);
-      await client.query('SAVEPOINT nl2sql_declare');
+      // our own fixed statements, in one round trip (simple protocol)
+      await client.query(
+        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(control.timeoutMs))}; ` +
+          `SET LOCAL TimeZone = 'UTC'; SAVEPOINT nl2sql_declare`,
+      );
       try {
         await run(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);
         return new PgCursor(client, pool, (n) => run(`FETCH FORWARD ${n} FROM ${CURSOR}`));
