@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { values } = parseArgs({
-    args: rest,
+    args: joinOptionValues(rest),
     strict: false,
     options: { data: { type: 'string' }, json: { type: 'string' } },
   });
@@ -29,9 +29,26 @@ async function main(): Promise<void> {
   const figures = await mod.run({
     data: values.data as string | undefined,
     json: values.json as string | undefined,
-    options: values as Record<string, string | boolean | undefined>,
+    options: values,
   });
   if (values.json) writeFileSync(String(values.json), JSON.stringify(figures, null, 2) + '\n');
+}
+
+/**
+ * `--name value` -> `--name=value`: with `strict: false`, parseArgs reads an option it was not told
+ * about (a suite's own, such as --limit) as a flag and drops its value.
+ */
+function joinOptionValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = argv[i + 1];
+    if (arg.startsWith('--') && !arg.includes('=') && value !== undefined && !value.startsWith('--')) {
+      out.push(`${arg}=${value}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,274 @@
+/**
+ * The e2e suite without its command line: starts the oracle and the service, sends every scorable
+ * question through `POST /api/v1/query` (with the gold datasource_id: routing is the retrieval
+ * bench's business), scores execution match against dev_gold_results.jsonl, and times each run.
+ *
+ * Passes, in order:
+ *   warm-up     a few runs at full concurrency, not measured (JIT, runner processes, sockets)
+ *   sequential  every question once, one client: execution match and the per-run figures
+ *   concurrent  every question once, N clients pulling from one queue: runs_per_s
+ */
+import { compareResults } from '../roundtrip/compare';
+import { loadSpider, type GoldResult, type SpiderDataset } from '../support/spider';
+import { BenchClient, type Timed } from './client';
+import { measureRun, mean, round3, spread, type QueryResponseLite, type RunMeasure } from './measure';
+import { Oracle, type OracleQuestion } from './oracle';
+import { startService, type RunningService } from './service';
+
+export interface E2eOptions {
+  readonly data: string;
+  /** Concurrent clients of the throughput pass (default 8). */
+  readonly concurrency?: number;
+  /** Only the first N scorable questions (and only their databases). */
+  readonly limit?: number;
+  /** settings.pipeline.sample_rows (max 1000); larger results are paged through the result route. */
+  readonly sampleRows?: number;
+  /** Skip the concurrent pass (the smoke test keeps it; this is for quick looks). */
+  readonly sequentialOnly?: boolean;
+  readonly onProgress?: (message: string) => void;
+}
+
+export interface E2eQuestion extends OracleQuestion {
+  readonly idx: number;
+  readonly gold: GoldResult;
+}
+
+/** matched; other rows; the run failed; the gold SQL could not become a plan. */
+export type Verdict = 'matched' | 'mismatch' | 'run_failed' | 'not_imported';
+
+export interface E2eOutcome {
+  readonly idx: number;
+  readonly dbId: string;
+  readonly verdict: Verdict;
+  /** Why it did not match: an error code, an import failure, or the comparison's reason. */
+  readonly reason: string | null;
+  readonly measure: RunMeasure;
+}
+
+export interface E2eFigures {
+  suite: 'e2e';
+  questions: number;
+  execution_match: number;
+  overhead_ms: { p50: number; p95: number };
+  runs_per_s: number;
+  databases: number;
+  skipped_data_incomplete: number;
+  gold_import_failed: number;
+  failed_runs: number;
+  mismatched: number;
+  wall_ms: { p50: number; p95: number };
+  model_ms: { p50: number; p95: number };
+  model_calls_per_run: number;
+  sql_ms: { p50: number; p95: number };
+  /** wall - timings.total: HTTP, trace write and the response body. */
+  outside_engine_ms: { p50: number; p95: number };
+  /** Mean per node of its time minus the model time inside it (ms); `executor` is the SQL time. */
+  node_own_ms_mean: Record<string, number>;
+  concurrent: {
+    clients: number;
+    runs: number;
+    seconds: number;
+    overhead_ms: { p50: number; p95: number };
+    wall_ms: { p50: number; p95: number };
+  } | null;
+  notes: string[];
+}
+
+export interface E2eResult {
+  readonly figures: E2eFigures;
+  readonly outcomes: readonly E2eOutcome[];
+}
+
+const ROW_CAP = 1_000_000;
+const PAGE_LIMIT = 1000;
+
+/** Questions with a gold result and complete data, in dev.json order. */
+export function scorableQuestions(data: SpiderDataset): { questions: E2eQuestion[]; skipped: number } {
+  const known = new Set(data.databases);
+  let skipped = 0;
+  const questions: E2eQuestion[] = [];
+  for (const q of data.questions) {
+    const gold = data.gold.get(q.idx);
+    if (!gold || !known.has(q.dbId)) continue;
+    if (data.annotations.get(q.idx)?.dataIncomplete) {
+      skipped++;
+      continue;
+    }
+    questions.push({ idx: q.idx, dbId: q.dbId, question: q.question.trim(), sql: q.query, gold });
+  }
+  return { questions, skipped };
+}
+
+export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
+  const progress = opts.onProgress ?? (() => undefined);
+  const data = loadSpider(opts.data);
+  const all = scorableQuestions(data);
+  const questions = all.questions.slice(0, opts.limit ?? Infinity);
+  if (!questions.length) throw new Error(`e2e: no scorable question in ${data.dir} (dev.json + dev_gold_results.jsonl)`);
+  const used = new Set(questions.map((q) => q.dbId));
+  const databases = new Map(data.databases.filter((db) => opts.limit === undefined || used.has(db)).map((db) => [db, data.sqlitePath(db)]));
+  const concurrency = opts.concurrency ?? 8;
+  const sampleRows = Math.min(opts.sampleRows ?? 1000, 1000);
+
+  const oracle = await Oracle.start();
+  let service: RunningService | null = null;
+  let client: BenchClient | null = null;
+  try {
+    progress(`e2e: starting the service with ${databases.size} sqlite datasources`);
+    service = await startService({ databases, modelBaseUrl: oracle.baseUrl, sampleRows, rowCap: ROW_CAP });
+    oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
+    client = new BenchClient(service.url, concurrency);
+    const ask = askWith(client);
+
+    const warm = questions.slice(0, Math.min(questions.length, concurrency * 4));
+    await pass(warm, concurrency, ask);
+    oracle.forgetRequests();
+
+    progress(`e2e: sequential pass over ${questions.length} questions`);
+    const outcomes: E2eOutcome[] = [];
+    for (const q of questions) {
+      const { res, wallMs } = await ask(q);
+      const measure = measureRun(res, wallMs);
+      const verdict = await score(client, q, res, oracle.importError(q));
+      outcomes.push({ idx: q.idx, dbId: q.dbId, ...verdict, measure });
+    }
+    oracle.forgetRequests();
+
+    let concurrent: E2eFigures['concurrent'] = null;
+    if (!opts.sequentialOnly) {
+      progress(`e2e: concurrent pass, ${concurrency} clients`);
+      const t0 = performance.now();
+      const measures = await pass(questions, concurrency, ask);
+      const seconds = (performance.now() - t0) / 1000;
+      concurrent = {
+        clients: concurrency,
+        runs: measures.length,
+        seconds: round3(seconds),
+        overhead_ms: spread(measures.map((m) => m.overheadMs)),
+        wall_ms: spread(measures.map((m) => m.wallMs)),
+      };
+    }
+    const figures = summarise(outcomes, {
+      databases: databases.size,
+      skipped: all.skipped,
+      concurrent,
+      sampleRows,
+      unknownQuestions: oracle.unknown,
+    });
+    return { figures, outcomes };
+  } finally {
+    client?.close();
+    await service?.close();
+    await oracle.close();
+  }
+}
+
+type Ask = (q: E2eQuestion) => Promise<{ res: QueryResponseLite; wallMs: number }>;
+
+function askWith(client: BenchClient): Ask {
+  return async (q) => {
+    const r = await client.post<QueryResponseLite>('/api/v1/query', { natural_language: q.question, datasource_id: q.dbId });
+    if (r.status !== 200) throw new Error(`question #${q.idx}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    return { res: r.body, wallMs: r.wallMs };
+  };
+}
+
+/** Every question once, `clients` at a time, each client taking the next question when free. */
+async function pass(questions: readonly E2eQuestion[], clients: number, ask: Ask): Promise<RunMeasure[]> {
+  const measures: RunMeasure[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < questions.length) {
+      const q = questions[next++]!;
+      const { res, wallMs } = await ask(q);
+      measures.push(measureRun(res, wallMs));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(clients, questions.length) }, worker));
+  return measures;
+}
+
+async function score(
+  client: BenchClient,
+  q: E2eQuestion,
+  res: QueryResponseLite,
+  importError: string | null,
+): Promise<{ verdict: Verdict; reason: string | null }> {
+  if (importError) return { verdict: 'not_imported', reason: importError };
+  const sq = res.sub_queries[0];
+  if (res.status !== 'success' || !sq?.rows) {
+    const e = res.errors[0];
+    return { verdict: 'run_failed', reason: e ? `${e.error_code}: ${e.message}` : `status ${res.status}` };
+  }
+  const rows = await allRows(client, res.trace_id, sq.id, sq.rows);
+  const outcome = compareResults(q.gold.rows, rows, q.gold.ordered);
+  return outcome.equal ? { verdict: 'matched', reason: null } : { verdict: 'mismatch', reason: outcome.reason };
+}
+
+interface ResultPageLite {
+  readonly rows: unknown[][];
+  readonly next_offset: number | null;
+}
+
+/** The inline sample when it is the whole result, else every page of the saved result. */
+async function allRows(
+  client: BenchClient,
+  requestId: string,
+  resultId: string,
+  inline: { rows: unknown[][]; total_rows: number },
+): Promise<unknown[][]> {
+  if (inline.rows.length >= inline.total_rows) return inline.rows;
+  const rows: unknown[][] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const page: Timed<ResultPageLite> = await client.get<ResultPageLite>(
+      `/api/v1/query/${requestId}/results/${resultId}?offset=${offset}&limit=${PAGE_LIMIT}`,
+    );
+    if (page.status !== 200) throw new Error(`result page of run ${requestId}: HTTP ${page.status}`);
+    rows.push(...page.body.rows);
+    offset = page.body.next_offset;
+  }
+  return rows;
+}
+
+function summarise(
+  outcomes: readonly E2eOutcome[],
+  ctx: {
+    databases: number;
+    skipped: number;
+    concurrent: E2eFigures['concurrent'];
+    sampleRows: number;
+    unknownQuestions: number;
+  },
+): E2eFigures {
+  const m = outcomes.map((o) => o.measure);
+  const count = (v: Verdict) => outcomes.filter((o) => o.verdict === v).length;
+  const nodes = new Map<string, number[]>();
+  for (const x of m) for (const [node, ms] of Object.entries(x.nodeOwnMs)) nodes.set(node, [...(nodes.get(node) ?? []), ms]);
+  const notes = [
+    'sql_ms is timings.executor: the statement on SQLite plus writing its Parquet artifact',
+    'overhead = wall - model - sql, wall measured by the client (keep-alive HTTP)',
+    `plan cache off, max_retries 0, sample_rows ${ctx.sampleRows}; larger results are paged through the result route (not timed)`,
+  ];
+  if (ctx.unknownQuestions) notes.push(`${ctx.unknownQuestions} model calls named a question the oracle did not know`);
+  return {
+    suite: 'e2e',
+    questions: outcomes.length,
+    execution_match: outcomes.length ? round3(count('matched') / outcomes.length) : 0,
+    overhead_ms: spread(m.map((x) => x.overheadMs)),
+    runs_per_s: ctx.concurrent ? round3(ctx.concurrent.runs / ctx.concurrent.seconds) : 0,
+    databases: ctx.databases,
+    skipped_data_incomplete: ctx.skipped,
+    gold_import_failed: count('not_imported'),
+    failed_runs: count('run_failed'),
+    mismatched: count('mismatch'),
+    wall_ms: spread(m.map((x) => x.wallMs)),
+    model_ms: spread(m.map((x) => x.modelMs)),
+    model_calls_per_run: mean(m.map((x) => x.modelCalls)),
+    sql_ms: spread(m.map((x) => x.sqlMs)),
+    outside_engine_ms: spread(m.map((x) => x.wallMs - x.engineMs)),
+    node_own_ms_mean: Object.fromEntries([...nodes].map(([node, xs]) => [node, mean(xs)])),
+    concurrent: ctx.concurrent,
+    notes,
+  };
+}

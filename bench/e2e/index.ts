@@ -1,0 +1,60 @@
+/**
+ * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--limit N] [--sample-rows 1000]
+ *  [--sequential-only] [--log]`
+ *
+ * The whole service on a Spider-layout folder with an oracle model (see core.ts and oracle.ts):
+ * execution match, per-run overhead (wall - model - SQL) and runs per second with N concurrent
+ * clients. Targets (issue 5): overhead p50 <= 5 ms, p95 <= 15 ms; >= 200 runs/s with 8 clients.
+ */
+import type { BenchArgs } from '../index';
+import { rootLogger } from '../../src/engine/logging/logger';
+import { runE2e, type E2eResult } from './core';
+
+export async function run(args: BenchArgs): Promise<object> {
+  if (!args.data) throw new Error('e2e needs --data DIR (a dataset in Spider layout)');
+  const o = args.options;
+  const int = (name: string, value: string | boolean | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = typeof value === 'string' ? Number(value) : NaN;
+    if (!Number.isInteger(n) || n < 1) throw new Error(`e2e: --${name} must be a positive integer (got ${String(value)})`);
+    return n;
+  };
+  // One log line per request would bury the table; --log keeps the service's info lines.
+  if (!o.log) rootLogger.level = 'warn';
+  const result = await runE2e({
+    data: args.data,
+    concurrency: int('concurrency', o.concurrency),
+    limit: int('limit', o.limit),
+    sampleRows: int('sample-rows', o['sample-rows']),
+    sequentialOnly: o['sequential-only'] === true,
+    onProgress: (m) => console.error(m),
+  });
+  print(result);
+  return result.figures;
+}
+
+function print({ figures: f, outcomes }: E2eResult): void {
+  const ms = (x: { p50: number; p95: number }) => `${x.p50.toFixed(2).padStart(9)} ${x.p95.toFixed(2).padStart(9)}`;
+  const line = (name: string, x: { p50: number; p95: number }, target = '') => console.log(`${name.padEnd(28)} ${ms(x)}  ${target}`);
+  console.log(`\ne2e: ${f.questions} questions on ${f.databases} databases (${f.skipped_data_incomplete} skipped: data_incomplete)`);
+  console.log(
+    `execution match ${(f.execution_match * 100).toFixed(1)}%  (mismatched ${f.mismatched}, runs failed ${f.failed_runs}, gold SQL not importable ${f.gold_import_failed})\n`,
+  );
+  console.log(`${'per run (sequential), ms'.padEnd(28)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}`);
+  line('wall (client)', f.wall_ms);
+  line('model (usage.calls)', f.model_ms);
+  line('sql (executor, + parquet)', f.sql_ms);
+  line('overhead = wall-model-sql', f.overhead_ms, 'target p50 <= 5, p95 <= 15');
+  line('  outside engine', f.outside_engine_ms, '(HTTP, trace, response body)');
+  if (f.concurrent) {
+    line(`overhead, ${f.concurrent.clients} clients`, f.concurrent.overhead_ms);
+    line(`wall, ${f.concurrent.clients} clients`, f.concurrent.wall_ms);
+    console.log(`\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s)  target >= 200`);
+  }
+  console.log('\nnode time without model calls, mean ms:');
+  for (const [node, v] of Object.entries(f.node_own_ms_mean)) console.log(`  ${node.padEnd(22)} ${v.toFixed(3).padStart(9)}`);
+  for (const n of f.notes) console.log(`note: ${n}`);
+  const failures = outcomes.filter((o) => o.verdict !== 'matched');
+  if (failures.length) console.log('\nnot matched:');
+  for (const o of failures) console.log(`  #${o.idx} ${o.dbId} ${o.verdict}: ${(o.reason ?? '').slice(0, 200)}`);
+}

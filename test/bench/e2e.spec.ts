@@ -1,0 +1,48 @@
+/**
+ * Smoke test of `npm run bench -- e2e`: the suite's core on the first questions of spider-dev-a
+ * (all on pets_1): the real service, the oracle model over HTTP, scoring and every figure.
+ */
+import { existsSync } from 'node:fs';
+import { runE2e } from '../../bench/e2e/core';
+import { rootLogger } from '../../src/engine/logging/logger';
+
+const DATA = '/work/shared/eval/spider-dev-a';
+
+// The dataset lives outside the repository; without it there is nothing to run this on.
+const describeWithData = existsSync(DATA) ? describe : describe.skip;
+
+describeWithData('bench e2e (smoke)', () => {
+  const level = rootLogger.level;
+  beforeAll(() => {
+    rootLogger.level = 'warn';
+  });
+  afterAll(() => {
+    rootLogger.level = level;
+  });
+
+  it('answers every question right with the oracle and reports every figure', async () => {
+    const { figures, outcomes } = await runE2e({ data: DATA, limit: 4, concurrency: 2 });
+    expect(outcomes.map((o) => [o.idx, o.verdict, o.reason])).toEqual([
+      [0, 'matched', null],
+      [1, 'matched', null],
+      [2, 'matched', null],
+      [3, 'matched', null],
+    ]);
+    expect(figures.suite).toBe('e2e');
+    expect(figures.questions).toBe(4);
+    expect(figures.execution_match).toBe(1);
+    expect(figures.databases).toBe(1);
+    // Three model calls per run (decompose, plan, answer) over real HTTP, and a real statement.
+    expect(figures.model_calls_per_run).toBe(3);
+    expect(figures.model_ms.p50).toBeGreaterThanOrEqual(0);
+    expect(figures.sql_ms.p50).toBeGreaterThan(0);
+    expect(figures.wall_ms.p50).toBeGreaterThan(figures.sql_ms.p50);
+    for (const o of outcomes) {
+      expect(o.measure.overheadMs).toBeCloseTo(o.measure.wallMs - o.measure.modelMs - o.measure.sqlMs, 6);
+      expect(Object.keys(o.measure.nodeOwnMs)).toEqual(expect.arrayContaining(['decomposer', 'ast_planner', 'executor', 'answer_synthesizer']));
+    }
+    expect(figures.overhead_ms.p95).toBeGreaterThanOrEqual(figures.overhead_ms.p50);
+    expect(figures.concurrent).toMatchObject({ clients: 2, runs: 4 });
+    expect(figures.runs_per_s).toBeGreaterThan(0);
+  });
+});
