@@ -8,13 +8,19 @@ import type { Dialect } from '../../../src/engine/datasources/schema';
 import type { Plan } from '../../../src/engine/plan';
 import { SHOP } from './fixtures';
 
-const sel = (columns: Parameters<typeof b.select>[0]['columns'], rest: Omit<Parameters<typeof b.select>[0], 'columns'> = {}) =>
-  b.query(b.select({ columns, from: b.table('orders'), ...rest }));
+const sel = (
+  columns: Parameters<typeof b.select>[0]['columns'],
+  rest: Omit<Parameters<typeof b.select>[0], 'columns'> = {},
+) => b.query(b.select({ columns, from: b.table('orders'), ...rest }));
 
 function golden(plan: Plan, expected: Record<Dialect, [string, unknown[]]>) {
   for (const d of Object.keys(expected) as Dialect[]) {
     const out = compilePlan(plan, d, { schema: SHOP });
-    expect({ d, sql: out.sql, params: out.params }).toEqual({ d, sql: expected[d][0], params: expected[d][1] });
+    expect({ d, sql: out.sql, params: out.params }).toEqual({
+      d,
+      sql: expected[d][0],
+      params: expected[d][1],
+    });
   }
 }
 
@@ -44,10 +50,22 @@ describe('compilePlan golden SQL per dialect', () => {
       b.item(b.concat(b.col('code'), b.lit('-'), b.col('id')), 'label'),
     ]);
     golden(plan, {
-      sqlite: ['SELECT "id" / CAST(? AS INTEGER) AS "half", -"amount" AS "neg", "code" || ? || "id" AS "label" FROM "orders"', [2, '-']],
-      postgres: ['SELECT "id" / $1::bigint AS "half", -"amount" AS "neg", "code" || $2::text || CAST("id" AS TEXT) AS "label" FROM "orders"', [2, '-']],
-      duckdb: ['SELECT "id" // CAST($1 AS BIGINT) AS "half", -"amount" AS "neg", "code" || CAST($2 AS VARCHAR) || "id" AS "label" FROM "orders"', [2, '-']],
-      mysql: ['SELECT `id` DIV ? AS `half`, -`amount` AS `neg`, CONCAT(`code`, ?, `id`) AS `label` FROM `orders`', [2, '-']],
+      sqlite: [
+        'SELECT "id" / CAST(? AS INTEGER) AS "half", -"amount" AS "neg", "code" || ? || "id" AS "label" FROM "orders"',
+        [2, '-'],
+      ],
+      postgres: [
+        'SELECT "id" / $1::bigint AS "half", -"amount" AS "neg", "code" || $2::text || CAST("id" AS TEXT) AS "label" FROM "orders"',
+        [2, '-'],
+      ],
+      duckdb: [
+        'SELECT "id" // CAST($1 AS BIGINT) AS "half", -"amount" AS "neg", "code" || CAST($2 AS VARCHAR) || "id" AS "label" FROM "orders"',
+        [2, '-'],
+      ],
+      mysql: [
+        'SELECT `id` DIV ? AS `half`, -`amount` AS `neg`, CONCAT(`code`, ?, `id`) AS `label` FROM `orders`',
+        [2, '-'],
+      ],
     });
   });
 
@@ -81,16 +99,26 @@ describe('compilePlan golden SQL per dialect', () => {
 
   it('case-sensitive LIKE: GLOB on SQLite, LIKE BINARY on MySQL', () => {
     const plan = sel([b.col('id')], { where: b.like(b.col('code'), b.lit('1_%'), false, false) });
-    expect(compilePlan(plan, 'sqlite', { schema: SHOP }).sql).toBe('SELECT "id" FROM "orders" WHERE "code" GLOB ?');
+    expect(compilePlan(plan, 'sqlite', { schema: SHOP }).sql).toBe(
+      'SELECT "id" FROM "orders" WHERE "code" GLOB ?',
+    );
     expect(compilePlan(plan, 'sqlite', { schema: SHOP }).params).toEqual(['1?*']);
-    expect(compilePlan(plan, 'postgres', { schema: SHOP }).sql).toBe('SELECT "id" FROM "orders" WHERE "code" LIKE $1::text');
-    expect(compilePlan(plan, 'mysql', { schema: SHOP }).sql).toBe('SELECT `id` FROM `orders` WHERE `code` LIKE BINARY ?');
+    expect(compilePlan(plan, 'postgres', { schema: SHOP }).sql).toBe(
+      'SELECT "id" FROM "orders" WHERE "code" LIKE $1::text',
+    );
+    expect(compilePlan(plan, 'mysql', { schema: SHOP }).sql).toBe(
+      'SELECT `id` FROM `orders` WHERE `code` LIKE BINARY ?',
+    );
   });
 
   it('aggregates, GROUP BY, HAVING, ORDER BY with NULL placement, LIMIT/OFFSET', () => {
     const plan = b.query(
       b.select({
-        columns: [b.col('customer_id'), b.item(b.agg('avg', b.col('amount')), 'avg'), b.item(b.agg('count', b.col('code'), true), 'n')],
+        columns: [
+          b.col('customer_id'),
+          b.item(b.agg('avg', b.col('amount')), 'avg'),
+          b.item(b.agg('count', b.col('code'), true), 'n'),
+        ],
         from: b.table('orders'),
         groupBy: [b.col('customer_id')],
         having: b.cmp('>', b.countStar(), b.lit(1)),
@@ -122,7 +150,12 @@ describe('compilePlan golden SQL per dialect', () => {
       b.query(
         b.select({
           columns: [b.col('name', 'c'), b.col('id', 'o')],
-          from: b.join(t, b.table('customers', 'c'), b.table('orders', 'o'), b.cmp('=', b.col('id', 'c'), b.col('customer_id', 'o'))),
+          from: b.join(
+            t,
+            b.table('customers', 'c'),
+            b.table('orders', 'o'),
+            b.cmp('=', b.col('id', 'c'), b.col('customer_id', 'o')),
+          ),
         }),
       );
     expect(compilePlan(join('left'), 'postgres', { schema: SHOP }).sql).toBe(
@@ -131,18 +164,38 @@ describe('compilePlan golden SQL per dialect', () => {
     expect(compilePlan(join('inner'), 'mysql', { schema: SHOP }).sql).toBe(
       'SELECT `c`.`name`, `o`.`id` FROM `customers` AS `c` JOIN `orders` AS `o` ON `c`.`id` = `o`.`customer_id`',
     );
-    expect(compilePlan(join('right'), 'sqlite', { schema: SHOP }).sql).toContain('RIGHT JOIN "orders" AS "o"');
+    expect(compilePlan(join('right'), 'sqlite', { schema: SHOP }).sql).toContain(
+      'RIGHT JOIN "orders" AS "o"',
+    );
     expect(compilePlan(join('full'), 'duckdb', { schema: SHOP }).sql).toContain('FULL JOIN "orders" AS "o"');
-    expect(() => compilePlan(join('full'), 'mysql', { schema: SHOP })).toThrow(expect.objectContaining({ code: 'PLAN_UNSUPPORTED' }));
-    const cross = b.query(b.select({ columns: [b.star()], from: b.join('cross', b.table('customers'), b.table('salaries')) }));
+    expect(() => compilePlan(join('full'), 'mysql', { schema: SHOP })).toThrow(
+      expect.objectContaining({ code: 'PLAN_UNSUPPORTED' }),
+    );
+    const cross = b.query(
+      b.select({ columns: [b.star()], from: b.join('cross', b.table('customers'), b.table('salaries')) }),
+    );
     expect(compilePlan(cross, 'sqlite').sql).toBe('SELECT * FROM "customers" CROSS JOIN "salaries"');
   });
 
   it('subqueries: IN, EXISTS, scalar, derived table, CTE', () => {
-    const big = b.query(b.select({ columns: [b.col('customer_id')], from: b.table('orders'), where: b.cmp('>', b.col('amount'), b.lit(9.5)) }));
+    const big = b.query(
+      b.select({
+        columns: [b.col('customer_id')],
+        from: b.table('orders'),
+        where: b.cmp('>', b.col('amount'), b.lit(9.5)),
+      }),
+    );
     const plan = b.query(
       b.select({
-        columns: [b.col('name'), b.item(b.subquery(b.query(b.select({ columns: [b.agg('max', b.col('amount'))], from: b.table('big_orders') }))), 'top')],
+        columns: [
+          b.col('name'),
+          b.item(
+            b.subquery(
+              b.query(b.select({ columns: [b.agg('max', b.col('amount'))], from: b.table('big_orders') })),
+            ),
+            'top',
+          ),
+        ],
         from: b.derived(b.query(b.select({ columns: [b.star()], from: b.table('customers') })), 'c'),
         where: b.and(b.inQuery(b.col('id'), big), b.exists(big, true)),
       }),
@@ -159,7 +212,9 @@ describe('compilePlan golden SQL per dialect', () => {
   it('set operations: parentheses where the engine has precedence, SELECT * FROM (...) on SQLite', () => {
     const a = b.select({ columns: [b.col('id')], from: b.table('customers') });
     const c = b.select({ columns: [b.col('customer_id')], from: b.table('orders') });
-    const plan = b.query(b.setOp('union', a, b.setOp('intersect', c, a)), { orderBy: [b.order(b.col('id'), 'desc')] });
+    const plan = b.query(b.setOp('union', a, b.setOp('intersect', c, a)), {
+      orderBy: [b.order(b.col('id'), 'desc')],
+    });
     expect(compilePlan(plan, 'sqlite', { schema: SHOP }).sql).toBe(
       'SELECT "id" FROM "customers" UNION SELECT * FROM (SELECT "customer_id" FROM "orders" INTERSECT SELECT "id" FROM "customers") ORDER BY "id" DESC',
     );
@@ -174,7 +229,14 @@ describe('compilePlan golden SQL per dialect', () => {
 
   it('CASE, CAST, functions and date parts', () => {
     const plan = sel([
-      b.item(b.caseWhen(null, [{ when: b.cmp('>', b.col('amount'), b.lit(10)), then: b.lit('big') }], b.lit('small')), 'size'),
+      b.item(
+        b.caseWhen(
+          null,
+          [{ when: b.cmp('>', b.col('amount'), b.lit(10)), then: b.lit('big') }],
+          b.lit('small'),
+        ),
+        'size',
+      ),
       b.item(b.cast(b.col('code'), 'integer'), 'code_n'),
       b.item(b.fn('upper', b.col('code')), 'up'),
       b.item(b.fn('year', b.col('placed')), 'y'),
@@ -201,11 +263,21 @@ describe('compilePlan golden SQL per dialect', () => {
 
   it('window functions with partition, order and frame', () => {
     const plan = sel([
-      b.item(b.windowFn('rank', [], { partitionBy: [b.col('customer_id')], orderBy: [b.order(b.col('amount'), 'desc')] }), 'r'),
+      b.item(
+        b.windowFn('rank', [], {
+          partitionBy: [b.col('customer_id')],
+          orderBy: [b.order(b.col('amount'), 'desc')],
+        }),
+        'r',
+      ),
       b.item(
         b.windowFn('sum', [b.col('amount')], {
           orderBy: [b.order(b.col('id'))],
-          frame: { unit: 'rows', start: { bound: 'preceding', offset: 1 }, end: { bound: 'current_row', offset: null } },
+          frame: {
+            unit: 'rows',
+            start: { bound: 'preceding', offset: 1 },
+            end: { bound: 'current_row', offset: null },
+          },
         }),
         's',
       ),
@@ -219,9 +291,15 @@ describe('compilePlan golden SQL per dialect', () => {
   });
 
   it('a bare column beside one MAX takes the row of the max on every engine', () => {
-    const plan = b.query(b.select({ columns: [b.col('code'), b.agg('max', b.col('amount'))], from: b.table('orders') }));
-    expect(compilePlan(plan, 'sqlite', { schema: SHOP }).sql).toBe('SELECT "code", MAX("amount") FROM "orders"');
-    expect(compilePlan(plan, 'duckdb', { schema: SHOP }).sql).toBe('SELECT ARG_MAX_NULL("code", "amount"), MAX("amount") FROM "orders"');
+    const plan = b.query(
+      b.select({ columns: [b.col('code'), b.agg('max', b.col('amount'))], from: b.table('orders') }),
+    );
+    expect(compilePlan(plan, 'sqlite', { schema: SHOP }).sql).toBe(
+      'SELECT "code", MAX("amount") FROM "orders"',
+    );
+    expect(compilePlan(plan, 'duckdb', { schema: SHOP }).sql).toBe(
+      'SELECT ARG_MAX_NULL("code", "amount"), MAX("amount") FROM "orders"',
+    );
     expect(compilePlan(plan, 'postgres', { schema: SHOP }).sql).toBe(
       'SELECT (ARRAY_AGG("code" ORDER BY "amount" DESC) FILTER (WHERE "amount" IS NOT NULL))[1], MAX("amount") FROM "orders"',
     );
@@ -229,27 +307,46 @@ describe('compilePlan golden SQL per dialect', () => {
 
   it('row cap: bounds to cap + 1 rows and reports whether the plan LIMIT was smaller', () => {
     const open = sel([b.col('id')]);
-    expect(compilePlan(open, 'postgres', { rowCap: 100 })).toMatchObject({ sql: 'SELECT "id" FROM "orders" LIMIT 101', rowCapApplied: 100 });
+    expect(compilePlan(open, 'postgres', { rowCap: 100 })).toMatchObject({
+      sql: 'SELECT "id" FROM "orders" LIMIT 101',
+      rowCapApplied: 100,
+    });
     const small = b.query(open.body, { limit: 5 });
-    expect(compilePlan(small, 'mysql', { rowCap: 100 })).toMatchObject({ sql: 'SELECT `id` FROM `orders` LIMIT 5', rowCapApplied: null });
+    expect(compilePlan(small, 'mysql', { rowCap: 100 })).toMatchObject({
+      sql: 'SELECT `id` FROM `orders` LIMIT 5',
+      rowCapApplied: null,
+    });
     const large = b.query(open.body, { limit: 5000, offset: 10 });
-    expect(compilePlan(large, 'sqlite', { rowCap: 100 })).toMatchObject({ sql: 'SELECT "id" FROM "orders" LIMIT 101 OFFSET 10', rowCapApplied: 100 });
+    expect(compilePlan(large, 'sqlite', { rowCap: 100 })).toMatchObject({
+      sql: 'SELECT "id" FROM "orders" LIMIT 101 OFFSET 10',
+      rowCapApplied: 100,
+    });
   });
 
   it('display SQL inlines values as escaped literals', () => {
     const plan = sel([b.col('id')], { where: b.cmp('=', b.col('code'), b.lit("it's \\ odd")) });
-    expect(compilePlan(plan, 'postgres', { schema: SHOP }).displaySql).toBe(`SELECT "id" FROM "orders" WHERE "code" = 'it''s \\ odd'`);
-    expect(compilePlan(plan, 'mysql', { schema: SHOP }).displaySql).toBe("SELECT `id` FROM `orders` WHERE `code` = 'it''s \\\\ odd'");
+    expect(compilePlan(plan, 'postgres', { schema: SHOP }).displaySql).toBe(
+      `SELECT "id" FROM "orders" WHERE "code" = 'it''s \\ odd'`,
+    );
+    expect(compilePlan(plan, 'mysql', { schema: SHOP }).displaySql).toBe(
+      "SELECT `id` FROM `orders` WHERE `code` = 'it''s \\\\ odd'",
+    );
   });
 
   it('named params are bound from options; a missing one is a typed error', () => {
     const plan = sel([b.col('id')], { where: b.cmp('=', b.col('customer_id'), b.param('who')) });
-    expect(compilePlan(plan, 'postgres', { schema: SHOP, params: { who: 3 } })).toMatchObject({ params: [3] });
-    expect(() => compilePlan(plan, 'postgres', { schema: SHOP })).toThrow(expect.objectContaining({ code: 'PLAN_PARAM_MISSING' }));
+    expect(compilePlan(plan, 'postgres', { schema: SHOP, params: { who: 3 } })).toMatchObject({
+      params: [3],
+    });
+    expect(() => compilePlan(plan, 'postgres', { schema: SHOP })).toThrow(
+      expect.objectContaining({ code: 'PLAN_PARAM_MISSING' }),
+    );
   });
 
   it('canonical spelling comes from the schema', () => {
     const plan = b.query(b.select({ columns: [b.col('NAME', 'C')], from: b.table('CUSTOMERS', 'c') }));
-    expect(compilePlan(plan, 'postgres', { schema: SHOP }).sql).toBe('SELECT "c"."name" FROM "customers" AS "c"');
+    expect(compilePlan(plan, 'postgres', { schema: SHOP }).sql).toBe(
+      'SELECT "c"."name" FROM "customers" AS "c"',
+    );
   });
 });

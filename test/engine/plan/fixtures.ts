@@ -9,7 +9,12 @@ const col = (name: string, kind: TypeKind, type = kind.toUpperCase()): ColumnInf
   sampleValues: [],
 });
 
-const table = (name: string, columns: ColumnInfo[], primaryKey: string[], foreignKeys: TableInfo['foreignKeys'] = []): TableInfo => ({
+const table = (
+  name: string,
+  columns: ColumnInfo[],
+  primaryKey: string[],
+  foreignKeys: TableInfo['foreignKeys'] = [],
+): TableInfo => ({
   name,
   schema: null,
   columns,
@@ -24,10 +29,20 @@ export const SHOP: SchemaSnapshot = {
   schemaVersion: 'test',
   introspectedAt: '2024-01-01T00:00:00Z',
   tables: [
-    table('customers', [col('id', 'integer'), col('name', 'text'), col('email', 'text'), col('country', 'text')], ['id']),
+    table(
+      'customers',
+      [col('id', 'integer'), col('name', 'text'), col('email', 'text'), col('country', 'text')],
+      ['id'],
+    ),
     table(
       'orders',
-      [col('id', 'integer'), col('customer_id', 'integer'), col('amount', 'float'), col('code', 'text'), col('placed', 'text')],
+      [
+        col('id', 'integer'),
+        col('customer_id', 'integer'),
+        col('amount', 'float'),
+        col('code', 'text'),
+        col('placed', 'text'),
+      ],
       ['id'],
       [{ columns: ['customer_id'], refTable: 'customers', refColumns: ['id'] }],
     ),

@@ -8,12 +8,27 @@ import * as b from '../../../src/engine/plan/build';
 import type { Dialect } from '../../../src/engine/datasources/schema';
 
 const DIALECTS: Dialect[] = ['sqlite', 'postgres', 'duckdb', 'mysql'];
-const HOSTILE = ["x' OR '1'='1", "'; DROP TABLE t; --", 'a\\\' OR 1=1 -- ', '" OR ""="', '` OR 1 --', '$1', '?', '\u2019 OR 1=1'];
+const HOSTILE = [
+  "x' OR '1'='1",
+  "'; DROP TABLE t; --",
+  "a\\' OR 1=1 -- ",
+  '" OR ""="',
+  '` OR 1 --',
+  '$1',
+  '?',
+  '\u2019 OR 1=1',
+];
 
 describe('injection attempts', () => {
   it('literal values are parameters: the SQL text is the same whatever the value', () => {
     for (const d of DIALECTS) {
-      const shape = (v: string) => compilePlan(b.query(b.select({ columns: [b.col('a')], from: b.table('t'), where: b.cmp('=', b.col('a'), b.lit(v)) })), d);
+      const shape = (v: string) =>
+        compilePlan(
+          b.query(
+            b.select({ columns: [b.col('a')], from: b.table('t'), where: b.cmp('=', b.col('a'), b.lit(v)) }),
+          ),
+          d,
+        );
       const reference = shape('plain');
       for (const v of HOSTILE) {
         const out = shape(v);
@@ -46,7 +61,12 @@ describe('injection attempts', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (a TEXT)');
     for (const v of HOSTILE) {
-      const out = compilePlan(b.query(b.select({ columns: [b.col('a')], from: b.table('t'), where: b.cmp('=', b.col('a'), b.lit(v)) })), 'sqlite');
+      const out = compilePlan(
+        b.query(
+          b.select({ columns: [b.col('a')], from: b.table('t'), where: b.cmp('=', b.col('a'), b.lit(v)) }),
+        ),
+        'sqlite',
+      );
       db.prepare('INSERT INTO t VALUES (?)').run(v);
       expect(db.prepare(out.displaySql).all()).toEqual([{ a: v }]);
       db.exec('DELETE FROM t');

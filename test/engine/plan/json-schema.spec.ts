@@ -19,7 +19,20 @@ type Json = Record<string, any>;
 /** Every rule of OpenAI's strict mode that a schema can break, checked node by node. */
 function strictModeViolations(schema: Json): string[] {
   const out: string[] = [];
-  const allowed = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'description', '$ref', '$defs', '$schema', 'title']);
+  const allowed = new Set([
+    'type',
+    'properties',
+    'required',
+    'additionalProperties',
+    'items',
+    'anyOf',
+    'enum',
+    'description',
+    '$ref',
+    '$defs',
+    '$schema',
+    'title',
+  ]);
   const visit = (n: Json, path: string) => {
     for (const k of Object.keys(n)) if (!allowed.has(k)) out.push(`${path}: keyword ${k}`);
     if (n.$ref && !String(n.$ref).startsWith('#/$defs/')) out.push(`${path}: non-local $ref`);
@@ -27,7 +40,8 @@ function strictModeViolations(schema: Json): string[] {
     if (n.type === 'object') {
       if (n.additionalProperties !== false) out.push(`${path}: open object`);
       const keys = Object.keys(n.properties ?? {}).sort();
-      if (JSON.stringify([...(n.required ?? [])].sort()) !== JSON.stringify(keys)) out.push(`${path}: not every property required`);
+      if (JSON.stringify([...(n.required ?? [])].sort()) !== JSON.stringify(keys))
+        out.push(`${path}: not every property required`);
       for (const [k, v] of Object.entries(n.properties ?? {})) visit(v as Json, `${path}/${k}`);
     }
     if (n.items) visit(n.items, `${path}[]`);
@@ -54,7 +68,11 @@ describe('plan JSON Schema', () => {
     // Prettier (which formats the files) needs ESM dynamic import, so the check runs in its own process.
     const root = join(__dirname, '../../..');
     expect(() =>
-      execFileSync(process.execPath, ['-r', '@swc-node/register', 'src/engine/plan/write-generated.ts', '--check'], { cwd: root, stdio: 'pipe' }),
+      execFileSync(
+        process.execPath,
+        ['-r', '@swc-node/register', 'src/engine/plan/write-generated.ts', '--check'],
+        { cwd: root, stdio: 'pipe' },
+      ),
     ).not.toThrow();
     expect(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))).toEqual(PLAN_JSON_SCHEMA);
     expect(readFileSync(TYPES_FILE, 'utf8')).toContain('export interface Query {');
@@ -88,7 +106,10 @@ describe('plan JSON Schema', () => {
       const res = await client.chat.completions.create({
         model: 'gpt-test',
         messages: [{ role: 'user', content: 'customers per country' }],
-        response_format: { type: 'json_schema', json_schema: { name: 'query_plan', strict: true, schema: PLAN_JSON_SCHEMA as Json } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'query_plan', strict: true, schema: PLAN_JSON_SCHEMA },
+        },
       });
       expect(fake.requests.at(-1)!.body.response_format.json_schema.schema).toEqual(PLAN_JSON_SCHEMA);
       const plan = JSON.parse(res.choices[0]!.message.content!);
@@ -108,7 +129,9 @@ describe('plan JSON Schema', () => {
       });
       expect(fake.requests.at(-1)!.body.tools[0].input_schema).toEqual(PLAN_JSON_SCHEMA);
       const block = res.content.find((c) => c.type === 'tool_use');
-      expect(block && block.type === 'tool_use' && validatePlan(block.input, SHOP, { datasourceId: 'shop' }).ok).toBe(true);
+      expect(
+        block && block.type === 'tool_use' && validatePlan(block.input, SHOP, { datasourceId: 'shop' }).ok,
+      ).toBe(true);
     });
   });
 });

@@ -10,7 +10,12 @@ describe('validatePlan', () => {
     const plan = b.query(
       b.select({
         columns: [b.col('name', 'c'), b.item(b.countStar(), 'n')],
-        from: b.join('inner', b.table('customers', 'c'), b.table('orders', 'o'), b.cmp('=', b.col('id', 'c'), b.col('customer_id', 'o'))),
+        from: b.join(
+          'inner',
+          b.table('customers', 'c'),
+          b.table('orders', 'o'),
+          b.cmp('=', b.col('id', 'c'), b.col('customer_id', 'o')),
+        ),
         groupBy: [b.col('id', 'c')],
       }),
     );
@@ -21,23 +26,45 @@ describe('validatePlan', () => {
     const plan = b.query(b.select({ columns: [b.col('nmae')], from: b.table('customers') }));
     const r = validatePlan(plan, SHOP, ctx);
     expect(r.ok).toBe(false);
-    expect(r.problems[0]).toMatchObject({ code: 'UNKNOWN_COLUMN', path: '/body/columns/0/expr/name', suggestion: 'name' });
+    expect(r.problems[0]).toMatchObject({
+      code: 'UNKNOWN_COLUMN',
+      path: '/body/columns/0/expr/name',
+      suggestion: 'name',
+    });
     expect(r.problems[0]!.message).toContain('Did you mean "name"?');
   });
 
   it('unknown table with a suggestion', () => {
     const r = validatePlan(b.query(b.select({ columns: [b.star()], from: b.table('custmers') })), SHOP, ctx);
-    expect(r.problems[0]).toMatchObject({ code: 'UNKNOWN_TABLE', path: '/body/from/name', suggestion: 'customers' });
+    expect(r.problems[0]).toMatchObject({
+      code: 'UNKNOWN_TABLE',
+      path: '/body/from/name',
+      suggestion: 'customers',
+    });
   });
 
   it('bad grouping: a column neither grouped nor aggregated', () => {
-    const plan = b.query(b.select({ columns: [b.col('code'), b.countStar()], from: b.table('orders'), groupBy: [b.col('customer_id')] }));
+    const plan = b.query(
+      b.select({
+        columns: [b.col('code'), b.countStar()],
+        from: b.table('orders'),
+        groupBy: [b.col('customer_id')],
+      }),
+    );
     const r = validatePlan(plan, SHOP, ctx);
-    expect(r.problems).toEqual([expect.objectContaining({ code: 'UNGROUPED_COLUMN', path: '/body/columns/0/expr' })]);
+    expect(r.problems).toEqual([
+      expect.objectContaining({ code: 'UNGROUPED_COLUMN', path: '/body/columns/0/expr' }),
+    ]);
   });
 
   it('grouping by a primary key makes the other columns of that table valid', () => {
-    const plan = b.query(b.select({ columns: [b.col('name'), b.countStar()], from: b.table('customers'), groupBy: [b.col('id')] }));
+    const plan = b.query(
+      b.select({
+        columns: [b.col('name'), b.countStar()],
+        from: b.table('customers'),
+        groupBy: [b.col('id')],
+      }),
+    );
     expect(validatePlan(plan, SHOP, ctx).ok).toBe(true);
   });
 
@@ -58,13 +85,34 @@ describe('validatePlan', () => {
   });
 
   it('function arity, LIMIT bounds, set-operation widths', () => {
-    const bad = b.query(b.setOp('union', b.select({ columns: [b.fn('upper')], from: b.table('customers') }), b.select({ columns: [b.col('id'), b.col('name')], from: b.table('customers') })), { limit: 10_000_000 });
-    expect(codes(validatePlan(bad, SHOP, ctx)).sort()).toEqual(['BAD_ARGUMENTS', 'LIMIT_TOO_LARGE', 'SET_OP_COLUMN_COUNT']);
+    const bad = b.query(
+      b.setOp(
+        'union',
+        b.select({ columns: [b.fn('upper')], from: b.table('customers') }),
+        b.select({ columns: [b.col('id'), b.col('name')], from: b.table('customers') }),
+      ),
+      { limit: 10_000_000 },
+    );
+    expect(codes(validatePlan(bad, SHOP, ctx)).sort()).toEqual([
+      'BAD_ARGUMENTS',
+      'LIMIT_TOO_LARGE',
+      'SET_OP_COLUMN_COUNT',
+    ]);
   });
 
   it('joins: type mismatch without a foreign key is refused, a compatible one warns', () => {
     const j = (l: string, r: string) =>
-      b.query(b.select({ columns: [b.countStar()], from: b.join('inner', b.table('customers', 'c'), b.table('orders', 'o'), b.cmp('=', b.col(l, 'c'), b.col(r, 'o'))) }));
+      b.query(
+        b.select({
+          columns: [b.countStar()],
+          from: b.join(
+            'inner',
+            b.table('customers', 'c'),
+            b.table('orders', 'o'),
+            b.cmp('=', b.col(l, 'c'), b.col(r, 'o')),
+          ),
+        }),
+      );
     expect(codes(validatePlan(j('name', 'id'), SHOP, ctx))).toEqual(['JOIN_TYPE_MISMATCH']);
     const ok = validatePlan(j('id', 'id'), SHOP, ctx);
     expect(ok.ok).toBe(true);
@@ -73,32 +121,58 @@ describe('validatePlan', () => {
 
   describe('role policies', () => {
     const rolePolicies = {
-      analyst: { datasources: ['shop'], tables: { deny: ['shop.salaries'] }, columns: { deny: ['shop.customers.email'] } },
+      analyst: {
+        datasources: ['shop'],
+        tables: { deny: ['shop.salaries'] },
+        columns: { deny: ['shop.customers.email'] },
+      },
       outsider: { datasources: ['other'] },
     };
     it('denied table', () => {
-      const r = validatePlan(b.query(b.select({ columns: [b.col('amount')], from: b.table('salaries') })), SHOP, { ...ctx, roles: ['analyst'], rolePolicies });
+      const r = validatePlan(
+        b.query(b.select({ columns: [b.col('amount')], from: b.table('salaries') })),
+        SHOP,
+        { ...ctx, roles: ['analyst'], rolePolicies },
+      );
       expect(codes(r)).toEqual(['TABLE_DENIED']);
       expect(REFUSAL_CODES).toContain('TABLE_DENIED');
     });
     it('denied column, also through *', () => {
-      const named = validatePlan(b.query(b.select({ columns: [b.col('email')], from: b.table('customers') })), SHOP, { ...ctx, roles: ['analyst'], rolePolicies });
+      const named = validatePlan(
+        b.query(b.select({ columns: [b.col('email')], from: b.table('customers') })),
+        SHOP,
+        { ...ctx, roles: ['analyst'], rolePolicies },
+      );
       expect(named.problems[0]).toMatchObject({ code: 'COLUMN_DENIED', path: '/body/columns/0/expr' });
-      const star = validatePlan(b.query(b.select({ columns: [b.star()], from: b.table('customers') })), SHOP, { ...ctx, roles: ['analyst'], rolePolicies });
+      const star = validatePlan(
+        b.query(b.select({ columns: [b.star()], from: b.table('customers') })),
+        SHOP,
+        { ...ctx, roles: ['analyst'], rolePolicies },
+      );
       expect(codes(star)).toEqual(['COLUMN_DENIED']);
-      const allowed = validatePlan(b.query(b.select({ columns: [b.col('name')], from: b.table('customers') })), SHOP, { ...ctx, roles: ['analyst'], rolePolicies });
+      const allowed = validatePlan(
+        b.query(b.select({ columns: [b.col('name')], from: b.table('customers') })),
+        SHOP,
+        { ...ctx, roles: ['analyst'], rolePolicies },
+      );
       expect(allowed.ok).toBe(true);
     });
     it('a role not listed reads nothing; without a roles section everyone reads everything', () => {
       const plan = b.query(b.select({ columns: [b.col('name')], from: b.table('customers') }));
-      expect(codes(validatePlan(plan, SHOP, { ...ctx, roles: ['stranger'], rolePolicies }))).toEqual(['DATASOURCE_DENIED']);
-      expect(codes(validatePlan(plan, SHOP, { ...ctx, roles: ['outsider'], rolePolicies }))).toEqual(['DATASOURCE_DENIED']);
+      expect(codes(validatePlan(plan, SHOP, { ...ctx, roles: ['stranger'], rolePolicies }))).toEqual([
+        'DATASOURCE_DENIED',
+      ]);
+      expect(codes(validatePlan(plan, SHOP, { ...ctx, roles: ['outsider'], rolePolicies }))).toEqual([
+        'DATASOURCE_DENIED',
+      ]);
       expect(validatePlan(plan, SHOP, { ...ctx, roles: ['stranger'] }).ok).toBe(true);
     });
     it('table allow lists', () => {
       const policies = { reader: { tables: { allow: ['shop.orders'] } } };
       const plan = b.query(b.select({ columns: [b.col('name')], from: b.table('customers') }));
-      expect(codes(validatePlan(plan, SHOP, { ...ctx, roles: ['reader'], rolePolicies: policies }))).toEqual(['TABLE_DENIED']);
+      expect(codes(validatePlan(plan, SHOP, { ...ctx, roles: ['reader'], rolePolicies: policies }))).toEqual([
+        'TABLE_DENIED',
+      ]);
     });
   });
 });

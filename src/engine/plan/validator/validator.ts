@@ -572,7 +572,12 @@ class PlanValidator {
     }
     const t = r.relation.table;
     // A denied table is reported once, where FROM names it; its columns are not reported again.
-    if (t && r.column && this.policy.canReadTable(t.name) && !this.policy.canReadColumn(t.name, r.column.name)) {
+    if (
+      t &&
+      r.column &&
+      this.policy.canReadTable(t.name) &&
+      !this.policy.canReadColumn(t.name, r.column.name)
+    ) {
       this.problem(
         'COLUMN_DENIED',
         path,
