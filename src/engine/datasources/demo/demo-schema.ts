@@ -23,7 +23,9 @@ export const DEMO_TABLES = [
 export type DemoTable = (typeof DEMO_TABLES)[number];
 
 /** Where the build marker lives: a schema of its own, so that it does not sit among the business tables. */
-export const BUILD_INFO_TABLE = 'demo_meta.build_info';
+/** Schema of the build marker; datasource introspection leaves it out. */
+export const DEMO_META_SCHEMA = 'demo_meta';
+export const BUILD_INFO_TABLE = `${DEMO_META_SCHEMA}.build_info`;
 
 export const DEMO_DDL: Readonly<Record<DemoTable, string>> = {
   regions: `CREATE TABLE regions (
