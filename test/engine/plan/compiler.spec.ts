@@ -111,7 +111,7 @@ describe('compilePlan golden SQL per dialect', () => {
     );
   });
 
-  it('aggregates, GROUP BY, HAVING, ORDER BY with NULL placement, LIMIT/OFFSET', () => {
+  it('aggregates, GROUP BY, HAVING, ORDER BY with NULL placement (group key as tie-breaker), LIMIT/OFFSET', () => {
     const plan = b.query(
       b.select({
         columns: [
@@ -127,19 +127,19 @@ describe('compilePlan golden SQL per dialect', () => {
     );
     golden(plan, {
       sqlite: [
-        'SELECT "customer_id", AVG("amount") AS "avg", COUNT(DISTINCT "code") AS "n" FROM "orders" GROUP BY "customer_id" HAVING COUNT(*) > CAST(? AS INTEGER) ORDER BY "avg" ASC LIMIT 5 OFFSET 2',
+        'SELECT "customer_id", AVG("amount") AS "avg", COUNT(DISTINCT "code") AS "n" FROM "orders" GROUP BY "customer_id" HAVING COUNT(*) > CAST(? AS INTEGER) ORDER BY "avg" ASC, "customer_id" ASC LIMIT 5 OFFSET 2',
         [1],
       ],
       postgres: [
-        'SELECT "customer_id", CAST(AVG("amount") AS DOUBLE PRECISION) AS "avg", COUNT(DISTINCT "code") AS "n" FROM "orders" GROUP BY "customer_id" HAVING COUNT(*) > $1::bigint ORDER BY "avg" ASC NULLS FIRST LIMIT 5 OFFSET 2',
+        'SELECT "customer_id", CAST(AVG("amount") AS DOUBLE PRECISION) AS "avg", COUNT(DISTINCT "code") AS "n" FROM "orders" GROUP BY "customer_id" HAVING COUNT(*) > $1::bigint ORDER BY "avg" ASC NULLS FIRST, "customer_id" ASC NULLS FIRST LIMIT 5 OFFSET 2',
         [1],
       ],
       duckdb: [
-        'SELECT "customer_id", AVG("amount") AS "avg", COUNT(DISTINCT "code") AS "n" FROM "orders" GROUP BY "customer_id" HAVING COUNT(*) > CAST($1 AS BIGINT) ORDER BY "avg" ASC NULLS FIRST LIMIT 5 OFFSET 2',
+        'SELECT "customer_id", AVG("amount") AS "avg", COUNT(DISTINCT "code") AS "n" FROM "orders" GROUP BY "customer_id" HAVING COUNT(*) > CAST($1 AS BIGINT) ORDER BY "avg" ASC NULLS FIRST, "customer_id" ASC NULLS FIRST LIMIT 5 OFFSET 2',
         [1],
       ],
       mysql: [
-        'SELECT `customer_id`, AVG(CAST(`amount` AS DOUBLE)) AS `avg`, COUNT(DISTINCT `code`) AS `n` FROM `orders` GROUP BY `customer_id` HAVING COUNT(*) > ? ORDER BY `avg` ASC LIMIT 5 OFFSET 2',
+        'SELECT `customer_id`, AVG(CAST(`amount` AS DOUBLE)) AS `avg`, COUNT(DISTINCT `code`) AS `n` FROM `orders` GROUP BY `customer_id` HAVING COUNT(*) > ? ORDER BY `avg` ASC, `customer_id` ASC LIMIT 5 OFFSET 2',
         [1],
       ],
     });

@@ -28,6 +28,7 @@ import {
 } from '../scope';
 import type * as T from '../types';
 import type { SqlDialect } from './dialect';
+import { totalOrder } from './order';
 
 export interface CompileOptions {
   /** Most rows the caller will read; the SQL is bounded to rowCap + 1 rows. Null: no cap. */
@@ -97,8 +98,10 @@ export class PlanCompiler {
       });
       parts.push(`WITH ${ctes.join(', ')}`);
     }
-    parts.push(this.body(q.body, scope, q.order_by.length > 0 || q.limit !== null || q.offset !== null));
-    if (q.order_by.length) parts.push(`ORDER BY ${this.orderBy(q.order_by, q.body, scope)}`);
+    // The ORDER BY with tie-breakers, so every engine returns the same rows in the same order.
+    const { body, orderBy } = totalOrder(q, outer);
+    parts.push(this.body(body, scope, orderBy.length > 0 || q.limit !== null || q.offset !== null));
+    if (orderBy.length) parts.push(`ORDER BY ${this.orderBy(orderBy, body, scope)}`);
     const limit = this.d.limitClause(q.limit, q.offset);
     if (limit) parts.push(limit);
     return parts.join(' ');
