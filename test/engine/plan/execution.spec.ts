@@ -232,6 +232,50 @@ describe('compiled plans on sqlite, duckdb, postgres and mysql', () => {
     ]);
   });
 
+  it('ties under ORDER BY .. LIMIT: every engine returns the rows SQLite itself returns', async () => {
+    // Customers 2 and 3 tie with one order each; customers FR 1 and FR 3 tie on country.
+    const busiest = (direction: 'asc' | 'desc', limit: number) =>
+      b.query(orders({ columns: [b.col('customer_id')], groupBy: [b.col('customer_id')] }), {
+        orderBy: [b.order(b.countStar(), direction)],
+        limit,
+      });
+    const byCountry = b.query(b.select({ columns: [b.col('id')], from: b.table('customers') }), {
+      orderBy: [b.order(b.col('country'), 'desc')],
+      limit: 1,
+    });
+    const native = engines.get('sqlite')!;
+    const cases: [Plan, string][] = [
+      [
+        busiest('desc', 2),
+        'SELECT customer_id FROM orders GROUP BY customer_id ORDER BY COUNT(*) DESC LIMIT 2',
+      ],
+      [
+        busiest('asc', 1),
+        'SELECT customer_id FROM orders GROUP BY customer_id ORDER BY COUNT(*) ASC LIMIT 1',
+      ],
+      [byCountry, 'SELECT id FROM customers ORDER BY country DESC LIMIT 1'],
+    ];
+    for (const [plan, plainSql] of cases) {
+      // SQLite's own answer to the SQL without tie-breakers is the reference.
+      const expected = await native.run(plainSql, []);
+      expect(expected.length).toBeGreaterThan(0);
+      await expectEverywhere(plan, expected, true);
+    }
+    expect(await native.run(cases[0]![1], [])).toEqual([[1], [3]]);
+  });
+
+  it('DISTINCT ordered by a column it does not select runs everywhere (PostgreSQL refuses it as written)', async () => {
+    const plan = b.query(
+      b.select({ distinct: true, columns: [b.col('country')], from: b.table('customers') }),
+      {
+        orderBy: [b.order(b.col('id'), 'desc')],
+        limit: 2,
+      },
+    );
+    // Each country sorts at its first row in id DESC order: FR (id 3), then DE (id 2).
+    await expectEverywhere(plan, [['FR'], ['DE']], true);
+  });
+
   it('hostile literal values match nothing and change nothing', async () => {
     for (const v of ["x' OR '1'='1", "'; DELETE FROM customers; --", "\\' OR 1=1 -- "]) {
       await expectEverywhere(

@@ -28,15 +28,7 @@
  * NULLs sort first and the group has one).
  */
 import * as b from '../build';
-import {
-  Scope,
-  containsAggregate,
-  cteScope,
-  outputColumns,
-  relationsOf,
-  walkExpr,
-  type Relation,
-} from '../scope';
+import { Scope, containsAggregate, cteScope, relationsOf, walkExpr, type Relation } from '../scope';
 import type * as T from '../types';
 
 export interface TotalOrder {
@@ -154,16 +146,37 @@ function outputKeys(sel: T.Select, scope: Scope): T.OrderItem[] {
 
 // ---------- set operations and nested bodies ----------
 
-/** Output columns by name (all that ORDER BY may name there); none when a name is unknown or repeated. */
+/**
+ * Output columns by name (all that ORDER BY may name there). Only names every engine gives alike:
+ * aliases, plain columns and the columns of `*` (an unaliased expression is "count(*)" in one
+ * engine and "count" in another); none at all when a name repeats.
+ */
 function outputNameKeys(q: T.Query, scope: Scope): T.OrderItem[] {
-  const cols = outputColumns({ ...q, with: [], order_by: [], limit: null, offset: null }, scope);
-  if (!cols) return [];
-  const names = cols.map((c) => c.name.toLowerCase());
-  if (new Set(names).size !== names.length) return [];
+  const names = reliableOutputNames(q.body, scope);
+  const lower = names.map((n) => n.toLowerCase());
+  if (new Set(lower).size !== lower.length) return [];
   const have = new Set(
     q.order_by.map((o) => (o.expr.kind === 'column' ? o.expr.name.toLowerCase() : JSON.stringify(o.expr))),
   );
-  return cols.filter((c) => !have.has(c.name.toLowerCase())).map((c) => b.order(b.col(c.name)));
+  return names.filter((n) => !have.has(n.toLowerCase())).map((n) => b.order(b.col(n)));
+}
+
+function reliableOutputNames(body: T.Body, scope: Scope): string[] {
+  if (body.kind === 'set_op') return reliableOutputNames(body.left, scope);
+  if (body.kind === 'query') return reliableOutputNames(body.body, cteScope(body.with, scope));
+  const inner = scope.child(relationsOf(body.from, scope));
+  const names: string[] = [];
+  for (const it of body.columns) {
+    const e = it.expr;
+    if (it.alias !== null) names.push(it.alias);
+    else if (e.kind === 'column') names.push(e.name);
+    else if (e.kind === 'star') {
+      const named = e.table === null ? undefined : inner.findRelation(e.table);
+      const rels = e.table === null ? inner.relations : named ? [named] : [];
+      for (const r of rels) names.push(...(r.columns ?? []).map((c) => c.name));
+    }
+  }
+  return names;
 }
 
 // ---------- DISTINCT ordered by what it does not select ----------
@@ -174,7 +187,7 @@ function groupedDistinct(
   outer: Scope,
 ): { body: T.Select; orderBy: readonly T.OrderItem[] } | null {
   if (!sel.distinct || sel.group_by.length || sel.having) return null;
-  if (sel.columns.some((c) => c.expr.kind === 'star' || containsAggregate(c.expr) || hasWindow(c.expr)))
+  if (sel.columns.some((c) => c.expr.kind === 'star' || containsAggregate(c.expr) || hasNested(c.expr)))
     return null;
   const scope = outer.child(relationsOf(sel.from, outer));
   const selected = new Set(sel.columns.map((c) => keyOf(c.expr, scope)));
@@ -218,6 +231,15 @@ function keyOf(e: T.Expr, scope: Scope): string {
     return `col:?:${(e.table ?? '').toLowerCase()}.${e.name.toLowerCase()}`;
   }
   return JSON.stringify(e);
+}
+
+/** A window function or a subquery: neither belongs in a GROUP BY key. */
+function hasNested(e: T.Expr): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (['window', 'subquery', 'exists', 'in_query'].includes(x.kind)) found = true;
+  });
+  return found;
 }
 
 function hasWindow(e: T.Expr): boolean {
