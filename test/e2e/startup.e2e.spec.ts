@@ -11,12 +11,13 @@ import { makeSqliteFixture } from '../support/app';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-function startService(configYaml: string, extraEnv: NodeJS.ProcessEnv = {}) {
+function startService(configYaml: string | null, extraEnv: NodeJS.ProcessEnv = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'nl2sql-start-'));
-  writeFileSync(join(dir, 'nl2sql.yaml'), configYaml);
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
+  if (configYaml !== null) writeFileSync(join(dir, 'nl2sql.yaml'), configYaml);
+  const { NL2SQL_CONFIG: _ignored, ...env } = process.env;
+  const child = spawn(process.execPath, ['-r', require.resolve('@swc-node/register'), join(ROOT, 'src', 'main.ts')], {
     cwd: dir,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NL2SQL_LOG_FORMAT: 'json', SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...extraEnv },
+    env: { ...env, PORT: '0', HOST: '127.0.0.1', NL2SQL_LOG_FORMAT: 'json', NL2SQL_LOG_LEVEL: 'info', SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -36,6 +37,8 @@ function startService(configYaml: string, extraEnv: NodeJS.ProcessEnv = {}) {
       rej(new Error(`exited with ${code}: ${output}`));
     });
   });
+  // Tests that expect an exit never await `serving`: its rejection is not a failure there.
+  serving.catch(() => undefined);
   return { child, exited, serving, output: () => output, dir };
 }
 
@@ -52,6 +55,23 @@ const deadPg = (required: boolean) => `
     connection: { host: 127.0.0.1, port: 1, user: postgres, database: postgres, password: "\${env:WAREHOUSE_PW}" }`;
 
 describe('start-up as a real process', () => {
+  it('serves the embedded default with no config at all: the demo database is built and ready', async () => {
+    const svc = startService(null);
+    try {
+      const url = await svc.serving;
+      const ready = await http('GET', `${url}/ready`);
+      expect(ready.status).toBe(200);
+      expect(ready.json().datasources).toEqual([{ id: 'demo', status: 'ready', reason: null }]);
+      const tables = (await http('GET', `${url}/api/v1/datasource/demo`)).json();
+      expect(tables.status).toBe('ready');
+      expect(svc.output()).toContain('built the demo database');
+      expect((await http('GET', `${url}/api/v1/llm/default`)).json().provider).toBe('ollama');
+    } finally {
+      stop(svc.child);
+      await svc.exited;
+    }
+  }, 180_000);
+
   it('refuses to start when a required datasource fails, naming it and the reason', async () => {
     const svc = startService(`datasources:\n  - id: shop\n    type: sqlite\n    connection: { path: ${sqlite} }${deadPg(true)}\n`, {
       WAREHOUSE_PW: 'pw-that-must-not-leak',

@@ -38,7 +38,7 @@ export class SqliteRunner {
   static start(path: string): Promise<SqliteRunner> {
     const main = join(__dirname, `sqlite-runner-main${extname(__filename)}`);
     // From TypeScript sources (tests, bench) the child compiles on the fly; the build runs .js.
-    const execArgv = extname(__filename) === '.ts' ? ['-r', '@swc-node/register'] : [];
+    const execArgv = extname(__filename) === '.ts' ? ['-r', require.resolve('@swc-node/register')] : [];
     const child = fork(main, [path], {
       execArgv,
       serialization: 'advanced',
