@@ -6,13 +6,16 @@
  *
  * Source-dialect meaning is made explicit in the plan: SQLite's and MySQL's LIKE are
  * case-insensitive, PostgreSQL's is not; MySQL's `||` is OR; SQLite's "double-quoted" word that
- * names no column is a string; ORDER BY / GROUP BY positions become the expressions they point at.
+ * names no column is a string; ORDER BY / GROUP BY positions become the expressions they point at;
+ * `EXTRACT(YEAR FROM x)` and `date_part('year', x)` become the plan's date-part functions; with the
+ * schema, `JOIN .. USING (c)` becomes an ON condition and a bare `c` the column it stands for.
  */
 import { parse, type Node } from 'sql-parser-cst';
 import type { Dialect, SchemaSnapshot } from '../../datasources/schema';
 import * as b from '../build';
 import { PlanError, importUnsupported } from '../errors';
 import type { ScalarFunctionName } from '../functions';
+import { Scope, relationsOf, type Relation } from '../scope';
 import type * as T from '../types';
 
 type Any = any;
@@ -54,6 +57,22 @@ const FUNCTION_ALIASES: Record<string, ScalarFunctionName> = {
   current_date: 'current_date',
 };
 
+/** EXTRACT / date_part units the plan's date-part functions express (plural spellings are DuckDB's). */
+const DATE_PART_UNITS: Record<string, ScalarFunctionName> = {
+  year: 'year',
+  years: 'year',
+  month: 'month',
+  months: 'month',
+  day: 'day',
+  days: 'day',
+  hour: 'hour',
+  hours: 'hour',
+  minute: 'minute',
+  minutes: 'minute',
+  second: 'second',
+  seconds: 'second',
+};
+
 /** strftime formats whose text equals the text of an integer date part (zero-padded ones do not). */
 const STRFTIME_PARTS: Record<string, ScalarFunctionName> = { '%Y': 'year' };
 
@@ -87,13 +106,18 @@ export function importSql(sql: string, dialect: Dialect, schema: SchemaSnapshot 
   return new Importer(dialect, schema, sql).statement(statements[0]);
 }
 
+/** What a bare column name stands for in one SELECT whose FROM joins with USING. */
+type UsingColumns = Map<string, T.Expr>;
+
 class Importer {
   private readonly columnNames: Set<string>;
   private derivedCount = 0;
+  /** One entry per SELECT being read, innermost last. */
+  private readonly usingStack: UsingColumns[] = [];
 
   constructor(
     private readonly dialect: Dialect,
-    schema: SchemaSnapshot | null,
+    private readonly schema: SchemaSnapshot | null,
     private readonly sql: string,
   ) {
     this.columnNames = new Set(
@@ -178,8 +202,14 @@ class Importer {
           );
       }
     }
-    if (!body) body = this.select(sel);
-    return this.finish(withs, body, orderBy, limit);
+    if (body) return this.finish(withs, body, orderBy, limit);
+    // A bare USING column means the same in the select list, WHERE, GROUP BY, HAVING and ORDER BY.
+    this.usingStack.push(new Map());
+    try {
+      return this.finish(withs, this.select(sel), orderBy, limit);
+    } finally {
+      this.usingStack.pop();
+    }
   }
 
   private finish(withs: T.Cte[], body: T.Body, orderBy: Any, limitClause: Any): T.Query {
@@ -270,7 +300,13 @@ class Importer {
     const unknownMod = mods.find((m) => m !== 'DISTINCT' && m !== 'ALL');
     if (unknownMod) this.fail(`the SELECT modifier ${unknownMod}`);
     if (parts.select.distinctOn) this.fail('DISTINCT ON');
+    // FROM first: its USING joins decide what bare column names in the other clauses mean.
+    const from = parts.from ? this.from(parts.from.expr) : null;
     const columns = (parts.select.columns.items as Any[]).map((c) => this.selectItem(c));
+    if (this.usingColumns().size && columns.some((c) => c.expr.kind === 'star' && c.expr.table === null)) {
+      // USING shows each joined column once, ON twice: * would change the output columns.
+      this.fail('SELECT * over JOIN ... USING (list the columns)');
+    }
     const groupItems: Any[] = parts.groupBy ? (parts.groupBy.columns.items ?? parts.groupBy.columns) : [];
     if (parts.groupBy?.withRollupKw || parts.groupBy?.modifiers?.length)
       this.fail('GROUP BY modifiers (ROLLUP/CUBE)');
@@ -280,7 +316,7 @@ class Importer {
     return b.select({
       distinct: mods.includes('DISTINCT'),
       columns,
-      from: parts.from ? this.from(parts.from.expr) : null,
+      from,
       where: parts.where ? this.expr(parts.where.expr) : null,
       groupBy,
       having: parts.having ? this.expr(parts.having.expr) : null,
@@ -379,8 +415,55 @@ class Importer {
               : 'inner';
     const spec = node.specification;
     if (!spec) return b.join(type === 'inner' ? 'cross' : type, left, right, null);
-    if (spec.type === 'join_using_specification') this.fail('JOIN ... USING (write it as ON)');
-    return b.join(type === 'cross' ? 'inner' : type, left, right, this.expr(spec.expr));
+    const joinType = type === 'cross' ? 'inner' : type;
+    if (spec.type === 'join_using_specification') {
+      return b.join(joinType, left, right, this.using(spec, joinType, left, right));
+    }
+    return b.join(joinType, left, right, this.expr(spec.expr));
+  }
+
+  /**
+   * `left JOIN right USING (c, ..)` -> `l.c = r.c AND ..`, where l and r are the relations on each
+   * side that have column c (the schema says which). A bare `c` in the select then means l.c
+   * (r.c for a RIGHT JOIN, COALESCE(l.c, r.c) for a FULL JOIN), as USING defines it.
+   */
+  private using(spec: Any, joinType: T.Join['join_type'], left: T.From, right: T.From): T.Expr {
+    if (!this.schema) this.fail('JOIN ... USING without the schema (write it as ON)');
+    const list = spec.expr?.type === 'paren_expr' ? spec.expr.expr : spec.expr;
+    const names: string[] = (list?.type === 'list_expr' ? (list.items as Any[]) : [list]).map((n: Any) => {
+      if (n?.type !== 'identifier') this.fail(`the USING item ${this.text(n)}`);
+      return String(n.name);
+    });
+    const root = Scope.root(this.schema);
+    const sideOf = (from: T.From, name: string, side: string): { rel: Relation; column: string } => {
+      const hits = relationsOf(from, root).flatMap((rel) => {
+        const c = rel.columns?.find((x) => x.name.toLowerCase() === name.toLowerCase());
+        return c ? [{ rel, column: c.name }] : [];
+      });
+      if (hits.length !== 1) {
+        this.fail(
+          `JOIN ... USING (${name}): ${hits.length ? 'several' : 'no'} ${side} relation${hits.length ? 's' : ''} with that column (write it as ON)`,
+        );
+      }
+      return hits[0]!;
+    };
+    const using = this.usingColumns();
+    const conditions = names.map((name) => {
+      const l = sideOf(left, name, 'left');
+      const r = sideOf(right, name, 'right');
+      const lc = b.col(l.column, l.rel.alias);
+      const rc = b.col(r.column, r.rel.alias);
+      using.set(
+        name.toLowerCase(),
+        joinType === 'right' ? rc : joinType === 'full' ? b.fn('coalesce', lc, rc) : lc,
+      );
+      return b.cmp('=', lc, rc);
+    });
+    return conditions.length === 1 ? conditions[0]! : b.and(...conditions);
+  }
+
+  private usingColumns(): UsingColumns {
+    return this.usingStack[this.usingStack.length - 1] ?? new Map();
   }
 
   // ---------- expressions ----------
@@ -436,6 +519,8 @@ class Importer {
         return this.func(node);
       case 'exists_expr':
         return b.exists(this.query(node.expr));
+      case 'extract_expr':
+        return this.datePart(String(node.args?.expr?.unit?.unitKw?.name ?? '?'), node.args?.expr?.expr);
       default:
         return this.fail(`the expression ${this.text(node)}`);
     }
@@ -452,7 +537,7 @@ class Importer {
     ) {
       return b.lit(node.name as string);
     }
-    return b.col(node.name);
+    return this.usingColumns().get(String(node.name).toLowerCase()) ?? b.col(node.name);
   }
 
   private member(node: Any): T.Expr {
@@ -596,10 +681,23 @@ class Importer {
       // strftime returns text; the plan's date parts are integers, so the text form is kept by a cast.
       if (part) return b.cast(b.fn(part, this.expr(rawArgs[1])), 'text');
     }
+    if ((name === 'date_part' || name === 'datepart') && rawArgs.length === 2) {
+      if (rawArgs[0].type !== 'string_literal') this.fail(`${name}() with a unit that is not a constant`);
+      return this.datePart(String(rawArgs[0].value), rawArgs[1]);
+    }
     if (name === 'extract') this.fail('EXTRACT (use year(), month(), ...)');
     const mapped = FUNCTION_ALIASES[name];
     if (!mapped) this.fail(`the function ${name}()`);
     return b.fn(mapped, ...rawArgs.map((a) => this.expr(a)));
+  }
+
+  /** EXTRACT(unit FROM x) / date_part('unit', x): the plan's integer date parts. */
+  private datePart(unit: string, arg: Any): T.Expr {
+    const part = DATE_PART_UNITS[unit.toLowerCase()];
+    if (!part)
+      this.fail(`the date part ${unit.toUpperCase()} (one of YEAR, MONTH, DAY, HOUR, MINUTE, SECOND)`);
+    if (!arg) this.fail(`EXTRACT(${unit.toUpperCase()}) without a value`);
+    return b.fn(part, this.expr(arg));
   }
 
   private window(name: string, rawArgs: Any[], over: Any): T.Expr {
