@@ -373,6 +373,22 @@ describe('runs on sqlite', () => {
     }
   });
 
+  it('stops before the call that would cross max_model_calls', async () => {
+    const app = await appWith(ds, { settings: { pipeline: { max_model_calls: 2 } } });
+    try {
+      const model = scriptHappyPath(new PipelineModel(fake));
+      const body = (await ask(app, 'Orders per country, capped?')).json();
+      expect(body.status).toBe('error');
+      expect(body.errors).toEqual([expect.objectContaining({ node: 'answer_synthesizer', error_code: 'RUN_CALL_LIMIT' })]);
+      expect(model.counts).toEqual({ decompose_question: 1, query_plan: 1 });
+      // The sub-query itself succeeded and its result was saved before the cap stopped the answer.
+      expect(body.sub_queries[0].status).toBe('success');
+      expect(body.result_manifest).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('stops before the model call that would cross max_cost_usd', async () => {
     const app = await startApp({
       api: { role: 'analyst' },

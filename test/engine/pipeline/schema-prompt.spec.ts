@@ -1,0 +1,53 @@
+/** The planner's view of the schema: denied tables keep their names but lose samples and statistics. */
+import type { SchemaSnapshot } from '../../../src/engine/datasources/schema';
+import { renderSchema } from '../../../src/engine/pipeline/prompts/schema-prompt';
+
+const snapshot: SchemaSnapshot = {
+  datasourceId: 'shop',
+  dialect: 'postgres',
+  schemaVersion: 'v',
+  introspectedAt: '2026-01-01T00:00:00Z',
+  tables: [
+    {
+      name: 'customers',
+      schema: 'public',
+      primaryKey: ['id'],
+      foreignKeys: [],
+      rowCountEstimate: 1200,
+      columns: [
+        { name: 'id', type: 'integer', kind: 'integer', nullable: false, sampleValues: [1, 2] },
+        { name: 'email', type: 'text', kind: 'text', nullable: true, sampleValues: ['ada@example.com'] },
+      ],
+    },
+    {
+      name: 'salaries',
+      schema: 'public',
+      primaryKey: ['customer_id'],
+      foreignKeys: [{ columns: ['customer_id'], refTable: 'customers', refColumns: ['id'] }],
+      rowCountEstimate: 50,
+      columns: [
+        { name: 'customer_id', type: 'integer', kind: 'integer', nullable: false, sampleValues: [1] },
+        { name: 'amount', type: 'numeric', kind: 'decimal', nullable: false, sampleValues: [98000] },
+      ],
+    },
+  ],
+};
+
+const policies = { analyst: { tables: { deny: ['shop.salaries'] }, columns: { deny: ['shop.customers.email'] } } };
+
+it('shows readable tables with samples, keys and row estimates', () => {
+  const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [] });
+  expect(text).toContain('TABLE customers (~1200 rows)');
+  expect(text).toContain('email text e.g. "ada@example.com"');
+  expect(text).toContain('customer_id integer PK -> customers.id NOT NULL');
+});
+
+it('keeps denied names but drops their sample values and statistics', () => {
+  const text = renderSchema(snapshot, { datasourceId: 'shop', policies, roles: ['analyst'] });
+  expect(text).toContain('TABLE salaries [not readable by your role]');
+  expect(text).not.toContain('98000');
+  expect(text).not.toContain('~50 rows');
+  expect(text).toContain('email text [not readable by your role]');
+  expect(text).not.toContain('ada@example.com');
+  expect(text).toContain('TABLE customers (~1200 rows)');
+});
