@@ -13,12 +13,15 @@
  *     and duckdb, ? for sqlite and mysql); displaySql has values inlined as escaped literals (show
  *     it, never run it); the SQL returns at most rowCap + 1 rows and rowCapApplied is null when the
  *     plan's own LIMIT was within the cap. Pass the datasource's schema: column types keep the
- *     plan's meaning across engines. Throws PlanError PLAN_UNSUPPORTED (a construct the dialect
- *     cannot express), PLAN_PARAM_MISSING, PLAN_MALFORMED.
+ *     plan's meaning across engines, and primary keys make every ORDER BY total (tie-breakers in
+ *     SQLite's order: compiler/order.ts), so all engines return the same rows and pages are
+ *     stable. Throws PlanError PLAN_UNSUPPORTED (a construct the dialect cannot express),
+ *     PLAN_PARAM_MISSING, PLAN_MALFORMED.
  *
  *   importSql(sql: string, sourceDialect: Dialect, schema?: SchemaSnapshot | null): Plan
  *     One SELECT -> plan. Throws PlanError SQL_PARSE_ERROR or SQL_IMPORT_UNSUPPORTED (naming the
- *     construct). With the schema, SQLite's "double-quoted" strings are told from identifiers.
+ *     construct). With the schema, SQLite's "double-quoted" strings are told from identifiers and
+ *     JOIN .. USING becomes an ON condition.
  *
  *   PLAN_JSON_SCHEMA: the JSON Schema given to the model (root: a query object; strict-mode safe).
  */

@@ -120,6 +120,13 @@ describe('ORDER BY tie-breakers per dialect', () => {
     expect(sqlOf(oneRow).sqlite).toBe('SELECT COUNT(*) AS "n" FROM "orders" ORDER BY "n" ASC');
   });
 
+  it('an ORDER BY on an output alias counts as that column', () => {
+    const plan = b.query(orders({ distinct: true, columns: [b.item(b.col('code'), 'c')] }), {
+      orderBy: [b.order(b.col('c'), 'desc')],
+    });
+    expect(sqlOf(plan).sqlite).toBe('SELECT DISTINCT "code" AS "c" FROM "orders" ORDER BY "c" DESC');
+  });
+
   it('DISTINCT: only the selected columns (PostgreSQL accepts nothing else there)', () => {
     const plan = b.query(
       orders({ distinct: true, columns: [b.col('customer_id'), b.item(b.col('code'), 'c')] }),

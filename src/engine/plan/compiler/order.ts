@@ -13,9 +13,10 @@
  *   direction it copies from the ORDER BY term at the same position when GROUP BY and ORDER BY
  *   have as many terms (select.c: "set the ASC/DESC flags in the GROUP BY to match those in the
  *   ORDER BY"), ascending otherwise. Its ORDER BY sort keeps that order among ties.
- * - plain select: the primary key of each table in FROM, left to right (SQLite scans in rowid
- *   order, which is primary-key order for the usual INTEGER PRIMARY KEY; the primary key is the
- *   row identity every engine shares).
+ * - plain select: the primary key of each table in FROM, left to right. SQLite returns ties in
+ *   scan order: rowid order, which is key order for an INTEGER PRIMARY KEY or rows inserted in
+ *   key order, and the key index's order when it scans that. Where rowid and key order differ,
+ *   the key wins: it is the row identity every engine shares (no portable rowid exists).
  * - UNION / INTERSECT / EXCEPT: the output columns, ascending (SQLite extends a compound's ORDER
  *   BY with every result column not in it; UNION ALL gets the same, to be deterministic).
  * - otherwise (DISTINCT, derived tables, CTEs or tables without a primary key): the output
@@ -25,7 +26,9 @@
  * output columns. A DISTINCT select ordered by an expression it does not select (PostgreSQL
  * refuses it) is compiled as the equivalent GROUP BY of its columns, each group ordered by its
  * first row in the ORDER BY's order (MIN for ascending, MAX for descending, NULL first when the
- * NULLs sort first and the group has one).
+ * NULLs sort first and the group has one). SQLite itself gives each distinct row the sort key of
+ * whichever of its rows it scans first, which depends on its plan, so there is no SQLite order to
+ * keep there; this is the reading PostgreSQL's own advice (GROUP BY with MIN/MAX) gives.
  */
 import * as b from '../build';
 import { Scope, containsAggregate, cteScope, relationsOf, walkExpr, type Relation } from '../scope';
@@ -58,7 +61,7 @@ function selectTieBreakers(sel: T.Select, orderBy: readonly T.OrderItem[], outer
   const missing = (items: T.OrderItem[]) => {
     const out: T.OrderItem[] = [];
     for (const it of items) {
-      const k = keyOf(it.expr, scope);
+      const k = keyOf(resolveAlias(it.expr, sel), scope);
       if (!have.has(k)) {
         have.add(k);
         out.push(it);
