@@ -67,8 +67,11 @@ export function dateObjectCell(value: Date): Cell {
   return Number.isNaN(value.getTime()) ? null : value.toISOString();
 }
 
-/** A value of a type the adapter does not convert specifically: keep scalars, serialise the rest. */
-export function genericCell(value: unknown): Cell {
+/**
+ * The cell of a JavaScript scalar (null, string, boolean, number, bigint), or `undefined` when the
+ * value is an object the caller converts by its own rules. Shared by every driver's converter.
+ */
+export function scalarCell(value: unknown): Cell | undefined {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -79,12 +82,18 @@ export function genericCell(value: unknown): Cell {
     case 'bigint':
       return integerCell(value);
     case 'object':
-      break;
+      return undefined;
     case 'function':
     case 'symbol':
     case 'undefined':
       return null;
   }
+}
+
+/** A value of a type the adapter does not convert specifically: keep scalars, serialise the rest. */
+export function genericCell(value: unknown): Cell {
+  const scalar = scalarCell(value);
+  if (scalar !== undefined) return scalar;
   if (value instanceof Date) return dateObjectCell(value);
   if (value instanceof Uint8Array) return blobCell(value);
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? integerCell(v) : v));

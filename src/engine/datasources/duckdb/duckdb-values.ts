@@ -11,25 +11,11 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { Cell } from '../adapter';
-import { blobCell, decimalCell, integerCell, numberCell, timestampTextCell } from '../cells';
+import { blobCell, decimalCell, scalarCell, timestampTextCell } from '../cells';
 
 export function duckdbCell(value: DuckDBValue): Cell {
-  if (value === null || value === undefined) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return numberCell(value);
-    case 'bigint':
-      return integerCell(value);
-    case 'object':
-      break;
-    case 'function':
-    case 'symbol':
-    case 'undefined':
-      return null;
-  }
+  const scalar = scalarCell(value);
+  if (scalar !== undefined) return scalar;
   if (value instanceof DuckDBDecimalValue) return decimalCell(value.toString());
   if (value instanceof DuckDBBlobValue) return blobCell(value.bytes);
   if (value instanceof DuckDBDateValue) return value.toString();

@@ -14,6 +14,7 @@ import { parse, type Node } from 'sql-parser-cst';
 import type { Dialect, SchemaSnapshot } from '../../datasources/schema';
 import * as b from '../build';
 import { PlanError, importUnsupported } from '../errors';
+import { WINDOW_FUNCTIONS } from '../ast';
 import type { ScalarFunctionName } from '../functions';
 import { Scope, relationsOf, type Relation } from '../scope';
 import type * as T from '../types';
@@ -701,23 +702,7 @@ class Importer {
   }
 
   private window(name: string, rawArgs: Any[], over: Any): T.Expr {
-    const fns = [
-      'row_number',
-      'rank',
-      'dense_rank',
-      'percent_rank',
-      'cume_dist',
-      'ntile',
-      'lag',
-      'lead',
-      'first_value',
-      'last_value',
-      'count',
-      'sum',
-      'avg',
-      'min',
-      'max',
-    ];
+    const fns: readonly string[] = WINDOW_FUNCTIONS;
     if (!fns.includes(name)) this.fail(`the window function ${name}()`);
     const win = over.window;
     if (win?.type !== 'paren_expr') this.fail('a named window');
