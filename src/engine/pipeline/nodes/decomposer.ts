@@ -3,6 +3,7 @@
  * A simple question stays one sub-query. The model only chooses among the resolver's candidates.
  */
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { AGENTS, type PipelineDeps } from '../deps';
 import type { RunContext } from '../run-context';
 import { newSubQuery, type RunState } from '../run-state';
@@ -34,7 +35,23 @@ const schemaFor = (candidates: string[]) => ({
 
 @Injectable()
 export class Decomposer {
+  /**
+   * One schema object per candidate list: structured output caches its compiled validator by
+   * schema object, and compiling it again on every run cost about 5 ms of CPU (e2e bench profile).
+   */
+  private readonly schemas = new LRUCache<string, ReturnType<typeof schemaFor>>({ max: 256 });
+
   constructor(private readonly deps: PipelineDeps) {}
+
+  private schemaOf(candidates: string[]): ReturnType<typeof schemaFor> {
+    const key = JSON.stringify(candidates);
+    let schema = this.schemas.get(key);
+    if (!schema) {
+      schema = schemaFor(candidates);
+      this.schemas.set(key, schema);
+    }
+    return schema;
+  }
 
   async run(state: RunState, ctx: RunContext): Promise<void> {
     const candidates = state.candidateDatasources.slice(0, 3);
@@ -48,7 +65,7 @@ export class Decomposer {
       'You split a question into the fewest independent sub-questions that each one SQL query can answer. ' +
         `A question that one query answers stays ONE sub-question, worded as asked. At most ${max} sub-questions.`,
       [{ role: 'user', content: `Datasources (best first):\n${described}\n\nQuestion: ${state.request.question}` }],
-      schemaFor(candidates),
+      this.schemaOf(candidates),
       'decompose_question',
     );
     const items = answer.sub_queries.filter((s) => s.intent.trim()).slice(0, max);
