@@ -3,6 +3,8 @@
  * through DuckDB's appender into a staging database on disk (DuckDB spills beyond its memory
  * limit), and `COPY ... (FORMAT parquet)` writes the file under a temporary name that is renamed
  * into place only when complete. A failing batch iterator leaves no file under the final name.
+ * A result that arrives as one batch of at most one data chunk is already in memory: given a
+ * SmallResultStaging, it is staged there instead of in a database of its own (see that file).
  */
 import {
   DuckDBDataChunk,
@@ -23,6 +25,7 @@ import {
   quoteLiteral,
 } from './parquet-columns';
 import type { ManifestColumn } from './result-store';
+import type { SmallResultStaging } from './small-result-staging';
 import { StorageWriteError } from './storage-errors';
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
@@ -41,15 +44,77 @@ export async function writeParquetAtomic(
   finalPath: string,
   batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
   fallbackColumns: readonly ResultColumn[] = [],
+  small: SmallResultStaging | null = null,
+): Promise<ParquetWriteOutcome> {
+  if (!small) return writeStaged(finalPath, batches, fallbackColumns);
+  // Looks at most two batches ahead: the second read tells whether the first was the whole result.
+  const source = asyncIteratorOf(batches);
+  const first = await source.next();
+  const second = first.done ? first : await source.next();
+  if (second.done && (first.done || first.value.rows.length <= CHUNK_ROWS)) {
+    return writeSmall(finalPath, first.done ? [] : [first.value], fallbackColumns, small);
+  }
+  const head: ResultBatch[] = [];
+  for (const read of [first, second]) if (!read.done) head.push(read.value);
+  try {
+    return await writeStaged(finalPath, replay(head, source), fallbackColumns);
+  } catch (err) {
+    // The source was started by the look-ahead: close it even when staging never read it.
+    await source.return?.();
+    throw err;
+  }
+}
+
+/** Stages into a DuckDB database of its own, on disk beside the file. */
+async function writeStaged(
+  finalPath: string,
+  batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
+  fallbackColumns: readonly ResultColumn[],
 ): Promise<ParquetWriteOutcome> {
   const stagingPath = tempPathBeside(finalPath, '.staging.duckdb');
   const tempParquet = tempPathBeside(finalPath, '.parquet.tmp');
   const instance = await DuckDBInstance.create(stagingPath, { memory_limit: STAGING_MEMORY_LIMIT });
   let connection: DuckDBConnection | undefined;
-  let appender: DuckDBAppender | undefined;
   try {
     connection = await instance.connect();
-    const staging = new StagingTable(connection);
+    const outcome = await stageAndCopy(new StagingTable(connection, false), batches, fallbackColumns, tempParquet);
+    await rename(tempParquet, finalPath);
+    return outcome;
+  } finally {
+    closeQuietly(() => connection?.closeSync());
+    closeQuietly(() => instance.closeSync());
+    await Promise.all([stagingPath, `${stagingPath}.wal`, tempParquet].map((p) => rm(p, { force: true })));
+  }
+}
+
+/** Stages one small batch (or none) in a TEMP table on the shared in-memory instance. */
+async function writeSmall(
+  finalPath: string,
+  batches: readonly ResultBatch[],
+  fallbackColumns: readonly ResultColumn[],
+  small: SmallResultStaging,
+): Promise<ParquetWriteOutcome> {
+  const tempParquet = tempPathBeside(finalPath, '.parquet.tmp');
+  const connection = await small.connect();
+  try {
+    const outcome = await stageAndCopy(new StagingTable(connection, true), batches, fallbackColumns, tempParquet);
+    await rename(tempParquet, finalPath);
+    return outcome;
+  } finally {
+    // Closing the connection drops its TEMP table.
+    closeQuietly(() => connection.closeSync());
+    await rm(tempParquet, { force: true });
+  }
+}
+
+async function stageAndCopy(
+  staging: StagingTable,
+  batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
+  fallbackColumns: readonly ResultColumn[],
+  tempParquet: string,
+): Promise<ParquetWriteOutcome> {
+  let appender: DuckDBAppender | undefined;
+  try {
     let truncated = false;
     for await (const batch of batches) {
       // Read loosely: the flag is optional in the adapter contract.
@@ -60,14 +125,27 @@ export async function writeParquetAtomic(
     appender ??= await staging.create(fallbackColumns);
     appender.closeSync();
     appender = undefined;
-    await connection.run(`COPY (${staging.selectSql()}) TO ${quoteLiteral(tempParquet)} (FORMAT parquet)`);
-    await rename(tempParquet, finalPath);
+    await staging.copyTo(tempParquet);
     return { columns: staging.columns, rowCount: staging.rowCount, truncated };
   } finally {
     closeQuietly(() => appender?.closeSync());
-    closeQuietly(() => connection?.closeSync());
-    closeQuietly(() => instance.closeSync());
-    await Promise.all([stagingPath, `${stagingPath}.wal`, tempParquet].map((p) => rm(p, { force: true })));
+  }
+}
+
+function asyncIteratorOf<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> | Iterator<T> {
+  return Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
+}
+
+/** The batches already read, then the rest; stopping early still closes the source. */
+async function* replay(
+  head: readonly ResultBatch[],
+  rest: AsyncIterator<ResultBatch> | Iterator<ResultBatch>,
+): AsyncGenerator<ResultBatch> {
+  try {
+    yield* head;
+    for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
+  } finally {
+    await rest.return?.();
   }
 }
 
@@ -85,7 +163,11 @@ class StagingTable {
   private types: ReturnType<typeof duckdbTypeOf>[] = [];
   private chunk: DuckDBDataChunk | undefined;
 
-  constructor(private readonly connection: DuckDBConnection) {}
+  constructor(
+    private readonly connection: DuckDBConnection,
+    /** A TEMP table: private to its connection, on an instance other writes share. */
+    private readonly temporary: boolean,
+  ) {}
 
   async create(columns: readonly ResultColumn[]): Promise<DuckDBAppender> {
     this.columns = manifestColumns(columns);
@@ -94,12 +176,12 @@ class StagingTable {
     const defs = this.columns.length
       ? this.columns.map((c) => `${quoteIdent(c.field)} ${physicalTypeOf(c.kind)}`).join(', ')
       : '"_no_columns" INTEGER';
-    await this.connection.run(`CREATE TABLE staging (${defs})`);
+    await this.connection.run(`CREATE ${this.temporary ? 'TEMP ' : ''}TABLE staging (${defs})`);
     return this.connection.createAppender('staging');
   }
 
-  selectSql(): string {
-    return 'SELECT * FROM staging';
+  async copyTo(target: string): Promise<void> {
+    await this.connection.run(`COPY (SELECT * FROM staging) TO ${quoteLiteral(target)} (FORMAT parquet)`);
   }
 
   append(appender: DuckDBAppender, batch: ResultBatch): void {
