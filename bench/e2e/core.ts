@@ -116,13 +116,13 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
   try {
     progress(`e2e: starting the service with ${databases.size} sqlite datasources`);
     service = await startService({ databases, modelBaseUrl: oracle.baseUrl, sampleRows, rowCap: ROW_CAP });
-    oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
+    await oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
     client = new BenchClient(service.url, concurrency);
     const ask = askWith(client);
 
     const warm = questions.slice(0, Math.min(questions.length, concurrency * 4));
     await pass(warm, concurrency, ask);
-    oracle.forgetRequests();
+    await oracle.forgetRequests();
 
     progress(`e2e: sequential pass over ${questions.length} questions`);
     const outcomes: E2eOutcome[] = [];
@@ -132,7 +132,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       const verdict = await score(client, q, res, oracle.importError(q));
       outcomes.push({ idx: q.idx, dbId: q.dbId, ...verdict, measure });
     }
-    oracle.forgetRequests();
+    await oracle.forgetRequests();
 
     let concurrent: E2eFigures['concurrent'] = null;
     if (!opts.sequentialOnly) {
@@ -153,7 +153,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       skipped: all.skipped,
       concurrent,
       sampleRows,
-      unknownQuestions: oracle.unknown,
+      unknownQuestions: (await oracle.stats()).unknown,
     });
     return { figures, outcomes };
   } finally {

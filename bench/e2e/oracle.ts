@@ -1,23 +1,15 @@
 /**
- * The oracle model: answers every pipeline call as a perfect model would, so that the e2e bench
- * measures the service and not a model. It runs on the scripted fake model server (OpenAI wire,
- * real HTTP) and recognises each call by the tool it asks for:
- *
- *   decompose_question  one sub-query: the question itself, on its gold database
- *   route_question      the gold database
- *   query_plan          {plan: importSql(gold SQL), unanswerable_reason: null}, precomputed
- *   (plain text)        a short fixed answer
- *
- * A question is recognised by the `Question:` line of the prompt. A gold query the plan language
- * cannot import is answered with plan null (the run then fails, and the bench says why).
+ * The oracle model: answers every pipeline call as a perfect model would (see oracle-answers.ts),
+ * so that the e2e bench measures the service and not a model. Its server runs in a worker thread
+ * (oracle-worker.ts); this side imports each question's gold SQL as a plan, once, before any run,
+ * against the schema the service introspected, so a planning call costs the oracle a lookup.
  */
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { SchemaSnapshot } from '../../src/engine/datasources/schema';
 import { importSql } from '../../src/engine/plan';
-import type { Plan } from '../../src/engine/plan/types';
-import { FakeModelServer, type FakeReply, type RecordedRequest } from '../../test/support/fake-model';
-import { questionOf, stepOf } from '../../test/support/pipeline-model';
-
-export const ORACLE_ANSWER = 'Here is the result of your question.';
+import type { OracleEntry } from './oracle-answers';
+import type { OracleCommand, OracleEvent } from './oracle-worker';
 
 export interface OracleQuestion {
   readonly question: string;
@@ -26,83 +18,89 @@ export interface OracleQuestion {
   readonly sql: string;
 }
 
-type Planned = { readonly plan: Plan; readonly error: null } | { readonly plan: null; readonly error: string };
+type Command = OracleCommand extends infer C ? (C extends OracleCommand ? Omit<C, 'id'> : never) : never;
+type Done = Extract<OracleEvent, { type: 'done' }>;
 
 export class Oracle {
-  /** Question text -> its gold question (the first one when a text repeats). */
-  private readonly byQuestion = new Map<string, OracleQuestion>();
-  private readonly plans = new Map<OracleQuestion, Planned>();
-  /** Calls answered per step, and calls it could not place (a question it does not know). */
-  readonly counts: Record<string, number> = {};
-  unknown = 0;
+  private readonly importErrors = new Map<OracleQuestion, string>();
+  private readonly waiting = new Map<number, { resolve: (e: Done) => void; reject: (e: Error) => void }>();
+  private seq = 0;
 
-  private constructor(readonly server: FakeModelServer) {
-    server.onRequest((req) => this.answer(req));
+  private constructor(
+    private readonly worker: Worker,
+    readonly baseUrl: string,
+  ) {
+    worker.on('message', (e: OracleEvent) => {
+      if (e.type !== 'done') return;
+      this.waiting.get(e.id)?.resolve(e);
+      this.waiting.delete(e.id);
+    });
+    const fail = (err: Error) => {
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('the oracle thread stopped')));
   }
 
-  static async start(): Promise<Oracle> {
-    return new Oracle(await FakeModelServer.start());
+  static start(): Promise<Oracle> {
+    const file = join(__dirname, `oracle-worker${extname(__filename)}`);
+    // From TypeScript sources (bench, jest) the thread compiles on the fly, like the SQLite runner.
+    const execArgv = extname(__filename) === '.ts' ? ['-r', '@swc-node/register'] : [];
+    const worker = new Worker(file, { execArgv });
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      worker.once('error', onError);
+      worker.once('message', (e: OracleEvent) => {
+        worker.off('error', onError);
+        if (e.type === 'listening') resolve(new Oracle(worker, e.baseUrl));
+        else reject(new Error('the oracle thread did not start'));
+      });
+    });
   }
 
-  get baseUrl(): string {
-    return this.server.openaiBaseUrl;
-  }
-
-  /**
-   * Imports each question's gold SQL against the schema the service introspected, once, before
-   * any run: the planning call then costs the oracle a map lookup.
-   */
-  prepare(questions: readonly OracleQuestion[], snapshotOf: (dbId: string) => SchemaSnapshot | null): void {
-    for (const q of questions) {
-      const key = q.question.trim();
-      if (!this.byQuestion.has(key)) this.byQuestion.set(key, q);
+  /** Imports every question's gold SQL as a plan and hands the answers to the oracle thread. */
+  async prepare(questions: readonly OracleQuestion[], snapshotOf: (dbId: string) => SchemaSnapshot | null): Promise<void> {
+    const entries: OracleEntry[] = questions.map((q) => {
       const snapshot = snapshotOf(q.dbId);
       try {
         if (!snapshot) throw new Error(`no schema for database '${q.dbId}'`);
-        this.plans.set(q, { plan: importSql(q.sql, 'sqlite', snapshot), error: null });
+        return { question: q.question.trim(), dbId: q.dbId, plan: importSql(q.sql, 'sqlite', snapshot), importError: null };
       } catch (err) {
-        this.plans.set(q, { plan: null, error: err instanceof Error ? err.message : String(err) });
+        const reason = err instanceof Error ? err.message : String(err);
+        this.importErrors.set(q, reason);
+        return { question: q.question.trim(), dbId: q.dbId, plan: null, importError: reason };
       }
-    }
+    });
+    await this.call({ type: 'load', entries });
   }
 
   /** Why the gold SQL of a question could not become a plan, or null when it did. */
   importError(q: OracleQuestion): string | null {
-    return this.plans.get(q)?.error ?? null;
+    return this.importErrors.get(q) ?? null;
   }
 
   /** The fake server keeps every request: the bench forgets them between passes. */
-  forgetRequests(): void {
-    this.server.requests.length = 0;
+  async forgetRequests(): Promise<void> {
+    await this.call({ type: 'forget' });
   }
 
-  close(): Promise<void> {
-    return this.server.close();
+  /** Calls answered per step, and calls that named a question the oracle did not know. */
+  async stats(): Promise<{ counts: Record<string, number>; unknown: number }> {
+    const done = await this.call({ type: 'stats' });
+    return { counts: done.counts ?? {}, unknown: done.unknown ?? 0 };
   }
 
-  private answer(req: RecordedRequest): FakeReply {
-    const step = stepOf(req);
-    this.counts[step] = (this.counts[step] ?? 0) + 1;
-    if (step === 'answer') return { text: ORACLE_ANSWER };
-    const q = this.byQuestion.get(questionOf(req));
-    if (!q) {
-      this.unknown++;
-      return { status: 500, body: { error: { message: `oracle: unknown question in a ${step} call` } } };
-    }
-    switch (step) {
-      case 'decompose_question':
-        return { json: { sub_queries: [{ intent: q.question.trim(), datasource_id: q.dbId }] } };
-      case 'route_question':
-        return { json: { datasource_id: q.dbId, reason: 'the gold database' } };
-      case 'query_plan': {
-        const planned = this.plans.get(q);
-        return planned?.plan
-          ? { json: { plan: planned.plan, unanswerable_reason: null } }
-          : { json: { plan: null, unanswerable_reason: `oracle: ${planned?.error ?? 'no plan'}` } };
-      }
-      case 'match_verified_query':
-        // The bench configures no verified queries, so the service never asks this.
-        return { status: 500, body: { error: { message: `oracle: no answer for step ${step}` } } };
-    }
+  async close(): Promise<void> {
+    await this.call({ type: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  private call(command: Command): Promise<Done> {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ ...command, id });
+    });
   }
 }
