@@ -100,10 +100,13 @@ async function writeSmall(
     const outcome = await stageAndCopy(new StagingTable(connection, true), batches, fallbackColumns, tempParquet);
     await rename(tempParquet, finalPath);
     return outcome;
+  } catch (err) {
+    // Renamed, the temporary file is gone: only a failure leaves one to remove.
+    await rm(tempParquet, { force: true });
+    throw err;
   } finally {
     // Closing the connection drops its TEMP table.
     closeQuietly(() => connection.closeSync());
-    await rm(tempParquet, { force: true });
   }
 }
 
