@@ -4,7 +4,8 @@
  * bench's business), scores execution match against dev_gold_results.jsonl, and times each run.
  *
  * Passes, in order:
- *   warm-up     a few runs at full concurrency, not measured (JIT, runner processes, sockets)
+ *   warm-up     a few runs per database at full concurrency, not measured (JIT, SQLite runner
+ *               processes, sockets)
  *   sequential  every question once, one client: execution match and the per-run figures
  *   concurrent  every question once, N clients pulling from one queue: runs_per_s
  */
@@ -68,6 +69,8 @@ export interface E2eFigures {
     clients: number;
     runs: number;
     seconds: number;
+    /** CPU of this process (every thread: service, DuckDB, oracle, clients; not the SQLite runner processes). */
+    process_cpu_ms_per_run: number;
     overhead_ms: { p50: number; p95: number };
     wall_ms: { p50: number; p95: number };
   } | null;
@@ -120,8 +123,11 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     client = new BenchClient(service.url, concurrency);
     const ask = askWith(client);
 
-    const warm = questions.slice(0, Math.min(questions.length, concurrency * 4));
-    await pass(warm, concurrency, ask);
+    // Every database at full concurrency, one after another, so that each datasource's pool has
+    // started all the SQLite runner processes it will use before anything is measured.
+    for (const db of databases.keys()) {
+      await pass(questions.filter((q) => q.dbId === db).slice(0, concurrency * 2), concurrency, ask);
+    }
     await oracle.forgetRequests();
 
     progress(`e2e: sequential pass over ${questions.length} questions`);
@@ -138,12 +144,15 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     if (!opts.sequentialOnly) {
       progress(`e2e: concurrent pass, ${concurrency} clients`);
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const measures = await pass(questions, concurrency, ask);
+      const cpu = process.cpuUsage(cpu0);
       const seconds = (performance.now() - t0) / 1000;
       concurrent = {
         clients: concurrency,
         runs: measures.length,
         seconds: round3(seconds),
+        process_cpu_ms_per_run: round3((cpu.user + cpu.system) / 1000 / measures.length),
         overhead_ms: spread(measures.map((m) => m.overheadMs)),
         wall_ms: spread(measures.map((m) => m.wallMs)),
       };

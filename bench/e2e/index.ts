@@ -50,6 +50,7 @@ function print({ figures: f, outcomes }: E2eResult): void {
     line(`overhead, ${f.concurrent.clients} clients`, f.concurrent.overhead_ms);
     line(`wall, ${f.concurrent.clients} clients`, f.concurrent.wall_ms);
     console.log(`\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s)  target >= 200`);
+    console.log(`process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not)`);
   }
   console.log('\nnode time without model calls, mean ms:');
   for (const [node, v] of Object.entries(f.node_own_ms_mean)) console.log(`  ${node.padEnd(22)} ${v.toFixed(3).padStart(9)}`);
