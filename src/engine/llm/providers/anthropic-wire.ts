@@ -5,11 +5,9 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, Usage } from '@anthropic-ai/sdk/resources/messages/messages';
-import { LlmError } from '../errors';
 import type { TokenUsage } from '../usage';
-import { toProviderError, type CallContext } from './error-mapping';
-import type { JsonSchema, ModelClient, ModelRequest, ModelResponse, ResolvedAgent } from './provider';
-import { TrackedFetch } from './tracked-fetch';
+import type { JsonSchema, ModelRequest, ModelResponse, ResolvedAgent } from './provider';
+import { sdkOptions, WireClient } from './wire-client';
 
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 16000;
 
@@ -19,42 +17,19 @@ type AnthropicConstructor = typeof Anthropic;
 type Params = MessageCreateParamsNonStreaming & { temperature?: number };
 type PartialUsage = { [K in keyof Usage]?: Usage[K] | null };
 
-export class AnthropicWireClient implements ModelClient {
+export class AnthropicWireClient extends WireClient<Params> {
   private readonly sdk: Anthropic;
-  private readonly tracker: TrackedFetch;
 
-  constructor(
-    Sdk: AnthropicConstructor,
-    private readonly agent: ResolvedAgent,
-    private readonly label: string,
-  ) {
-    this.tracker = new TrackedFetch(agent.provider);
-    this.sdk = new Sdk({
-      apiKey: agent.apiKey ?? undefined,
-      fetch: this.tracker.fetch,
-      ...(agent.baseUrl ? { baseURL: agent.baseUrl } : {}),
-      ...(agent.timeoutS != null ? { timeout: Math.round(agent.timeoutS * 1000) } : {}),
-      ...(agent.maxRetries != null ? { maxRetries: agent.maxRetries } : {}),
-      ...(Object.keys(agent.headers).length ? { defaultHeaders: { ...agent.headers } } : {}),
-    });
+  constructor(Sdk: AnthropicConstructor, agent: ResolvedAgent, label: string) {
+    super(agent, label);
+    this.sdk = new Sdk(sdkOptions(agent, this.tracker));
   }
 
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (this.tracker.closed) throw this.closedError(request);
-    const params = this.params(request);
-    try {
-      return request.onDelta ? await this.streamed(params, request) : await this.unstreamed(params, request);
-    } catch (err) {
-      if (this.tracker.closed) throw this.closedError(request);
-      throw toProviderError(err, this.context(request));
-    }
+  protected get baseUrl(): string {
+    return this.sdk.baseURL;
   }
 
-  async close(): Promise<void> {
-    this.tracker.close();
-  }
-
-  private params(request: ModelRequest): Params {
+  protected params(request: ModelRequest): Params {
     const a = this.agent;
     const params: Params = {
       model: a.model,
@@ -81,9 +56,9 @@ export class AnthropicWireClient implements ModelClient {
     return params;
   }
 
-  private async unstreamed(params: Params, request: ModelRequest): Promise<ModelResponse> {
+  protected async unstreamed(params: Params, request: ModelRequest): Promise<ModelResponse> {
     const message = await this.sdk.messages.create(params, { signal: request.signal });
-    if (message.stop_reason === 'refusal') throw this.refused(request, message);
+    if (message.stop_reason === 'refusal') throw this.refusedError(request, null, message);
     const tool = message.content.find((b) => b.type === 'tool_use');
     // Some compatible servers omit usage: the call record then says usage_reported false.
     const usage = message.usage ? usageOf(message.usage) : null;
@@ -95,7 +70,7 @@ export class AnthropicWireClient implements ModelClient {
     return { text, usage, model: message.model || this.agent.model };
   }
 
-  private async streamed(params: Params, request: ModelRequest): Promise<ModelResponse> {
+  protected async streamed(params: Params, request: ModelRequest): Promise<ModelResponse> {
     const stream = await this.sdk.messages.create({ ...params, stream: true }, { signal: request.signal });
     let text = '';
     let args = '';
@@ -134,7 +109,7 @@ export class AnthropicWireClient implements ModelClient {
           break;
       }
     }
-    if (stop === 'refusal') throw this.refused(request, { stop_reason: stop, content: text });
+    if (stop === 'refusal') throw this.refusedError(request, null, { stop_reason: stop, content: text });
     const tokens = usage ? usageOf(usage) : null;
     if (isTool) {
       let decoded: unknown = undefined;
@@ -146,29 +121,6 @@ export class AnthropicWireClient implements ModelClient {
       return { text: decoded === undefined ? args : JSON.stringify(decoded), toolArguments: decoded, usage: tokens, model };
     }
     return { text, usage: tokens, model };
-  }
-
-  private refused(request: ModelRequest, body: unknown): LlmError {
-    const c = this.context(request);
-    return new LlmError('PROVIDER_CONTENT_REFUSED', `${c.label} (model '${c.model}', agent '${c.agent}') refused to answer`, {
-      provider: c.provider,
-      providerResponse: body,
-    });
-  }
-
-  private closedError(request: ModelRequest): LlmError {
-    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${request.agent ?? this.agent.name}' was closed`, { provider: this.agent.provider });
-  }
-
-  private context(request?: ModelRequest): CallContext {
-    return {
-      provider: this.agent.provider,
-      label: this.label,
-      model: this.agent.model,
-      agent: request?.agent ?? this.agent.name,
-      sentTemperature: this.agent.temperature !== null,
-      baseUrl: this.sdk.baseURL,
-    };
   }
 }
 

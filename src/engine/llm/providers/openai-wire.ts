@@ -6,53 +6,30 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { LlmError } from '../errors';
 import type { TokenUsage } from '../usage';
-import { toProviderError, type CallContext } from './error-mapping';
-import type { ModelClient, ModelRequest, ModelResponse, ResolvedAgent } from './provider';
-import { TrackedFetch } from './tracked-fetch';
+import type { ModelRequest, ModelResponse, ResolvedAgent } from './provider';
+import { sdkOptions, WireClient } from './wire-client';
 
 export const SEED = 42;
 
-export class OpenAiWireClient implements ModelClient {
+export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
   private readonly sdk: OpenAI;
-  private readonly tracker: TrackedFetch;
-  private readonly baseUrl: string;
 
   constructor(
-    private readonly agent: ResolvedAgent,
-    private readonly label: string,
+    agent: ResolvedAgent,
+    label: string,
     /** The official endpoint takes `max_completion_tokens`; compatible servers know `max_tokens`. */
     private readonly tokensParam: 'max_completion_tokens' | 'max_tokens',
   ) {
-    this.tracker = new TrackedFetch(agent.provider);
-    this.sdk = new OpenAI({
-      apiKey: agent.apiKey ?? undefined,
-      fetch: this.tracker.fetch,
-      ...(agent.baseUrl ? { baseURL: agent.baseUrl } : {}),
-      ...(agent.timeoutS != null ? { timeout: Math.round(agent.timeoutS * 1000) } : {}),
-      ...(agent.maxRetries != null ? { maxRetries: agent.maxRetries } : {}),
-      ...(Object.keys(agent.headers).length ? { defaultHeaders: { ...agent.headers } } : {}),
-    });
-    this.baseUrl = this.sdk.baseURL;
+    super(agent, label);
+    this.sdk = new OpenAI(sdkOptions(agent, this.tracker));
   }
 
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (this.tracker.closed) throw this.closedError(request);
-    const params = this.params(request);
-    try {
-      return request.onDelta ? await this.streamed(params, request) : await this.unstreamed(params, request);
-    } catch (err) {
-      if (this.tracker.closed) throw this.closedError(request);
-      throw toProviderError(err, this.context(request));
-    }
+  protected get baseUrl(): string {
+    return this.sdk.baseURL;
   }
 
-  async close(): Promise<void> {
-    this.tracker.close();
-  }
-
-  private params(request: ModelRequest): ChatCompletionCreateParams {
+  protected params(request: ModelRequest): ChatCompletionCreateParams {
     const a = this.agent;
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: request.system },
@@ -83,19 +60,20 @@ export class OpenAiWireClient implements ModelClient {
     return params;
   }
 
-  private async unstreamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
+  protected async unstreamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
     const completion = await this.sdk.chat.completions.create({ ...params, stream: false }, { signal: request.signal });
     const choice = completion.choices[0];
     const message = choice?.message;
     if (message?.refusal || choice?.finish_reason === 'content_filter') {
-      throw this.refused(request, message?.refusal ?? 'stopped by the content filter', completion);
+      const reason = message?.refusal ?? 'stopped by the content filter';
+      throw this.refusedError(request, reason, { refusal: reason, body: completion });
     }
     const call = message?.tool_calls?.find((c) => c.type === 'function');
     const text = call && call.type === 'function' ? call.function.arguments : (message?.content ?? '');
     return { text, usage: usageOf(completion.usage), model: completion.model || this.agent.model };
   }
 
-  private async streamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
+  protected async streamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
     const stream = await this.sdk.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       { signal: request.signal },
@@ -126,31 +104,11 @@ export class OpenAiWireClient implements ModelClient {
         }
       }
     }
-    if (refusal || finish === 'content_filter') throw this.refused(request, refusal || 'stopped by the content filter', null);
+    if (refusal || finish === 'content_filter') {
+      const reason = refusal || 'stopped by the content filter';
+      throw this.refusedError(request, reason, { refusal: reason, body: null });
+    }
     return { text: args || text, usage, model };
-  }
-
-  private refused(request: ModelRequest, reason: string, body: unknown): LlmError {
-    const c = this.context(request);
-    return new LlmError('PROVIDER_CONTENT_REFUSED', `${c.label} (model '${c.model}', agent '${c.agent}') refused to answer: ${reason}`, {
-      provider: c.provider,
-      providerResponse: { refusal: reason, body },
-    });
-  }
-
-  private closedError(request: ModelRequest): LlmError {
-    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${request.agent ?? this.agent.name}' was closed`, { provider: this.agent.provider });
-  }
-
-  private context(request?: ModelRequest): CallContext {
-    return {
-      provider: this.agent.provider,
-      label: this.label,
-      model: this.agent.model,
-      agent: request?.agent ?? this.agent.name,
-      sentTemperature: this.agent.temperature !== null,
-      baseUrl: this.baseUrl,
-    };
   }
 }
 
