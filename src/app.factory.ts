@@ -21,9 +21,7 @@ export async function createApp(engine: Engine): Promise<NestExpressApplication>
   const origins = [...engine.config.api.cors_origins];
   // No origin configured: no cross-origin access at all and credentials off (spec 1, CORS).
   app.enableCors(
-    origins.length
-      ? { origin: origins, credentials: true }
-      : { origin: false, credentials: false },
+    origins.length ? { origin: origins, credentials: true } : { origin: false, credentials: false },
   );
   app.use(requestLog);
   mountDocs(app, buildOpenApi(app));
@@ -34,7 +32,11 @@ export async function createApp(engine: Engine): Promise<NestExpressApplication>
 class NestLogBridge implements LoggerService {
   private readonly target = getLogger('nl2sql.nest');
   private write(level: 'info' | 'warn' | 'error' | 'debug', message: unknown, context?: unknown) {
-    this.target.log(level, typeof message === 'string' ? message : JSON.stringify(message), typeof context === 'string' ? { context } : {});
+    this.target.log(
+      level,
+      typeof message === 'string' ? message : JSON.stringify(message),
+      typeof context === 'string' ? { context } : {},
+    );
   }
   log(message: unknown, context?: unknown) {
     // Route mapping lines are noise at info level.

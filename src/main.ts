@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     env_file_variables: loaded.envFileVariables,
   });
   if (loaded.config.api.trust_body_role) {
-    log.warn('api.trust_body_role is on: roles are read from the request body; use this for local testing only');
+    log.warn(
+      'api.trust_body_role is on: roles are read from the request body; use this for local testing only',
+    );
   }
   const engine = Engine.create(loaded.config, { source: loaded.path });
   let app: Awaited<ReturnType<typeof createApp>> | null = null;

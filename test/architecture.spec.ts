@@ -19,13 +19,20 @@ function sourceFiles(dir: string): string[] {
 
 const files = sourceFiles(join(ROOT, 'src')).map((f) => ({
   path: relative(ROOT, f).split(sep).join('/'),
-  imports: [...readFileSync(f, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|require\(['"]([^'"]+)['"]\)/g)].map(
-    (m) => m[1] ?? m[2] ?? '',
-  ),
+  imports: [
+    ...readFileSync(f, 'utf8').matchAll(
+      /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|require\(['"]([^'"]+)['"]\)/g,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? ''),
 }));
 
-function violations(inScope: (path: string) => boolean, forbidden: (spec: string, path: string) => boolean): string[] {
-  return files.filter((f) => inScope(f.path)).flatMap((f) => f.imports.filter((i) => forbidden(i, f.path)).map((i) => `${f.path} imports ${i}`));
+function violations(
+  inScope: (path: string) => boolean,
+  forbidden: (spec: string, path: string) => boolean,
+): string[] {
+  return files
+    .filter((f) => inScope(f.path))
+    .flatMap((f) => f.imports.filter((i) => forbidden(i, f.path)).map((i) => `${f.path} imports ${i}`));
 }
 
 const SDKS = ['openai', '@anthropic-ai/sdk'];
@@ -41,19 +48,45 @@ it('finds the source files it checks', () => {
 });
 
 it('the engine never imports the HTTP layer', () => {
-  expect(violations((p) => p.startsWith('src/engine/'), (i) => /(^|\/)api\//.test(i) || i.includes('app.module'))).toEqual([]);
+  expect(
+    violations(
+      (p) => p.startsWith('src/engine/'),
+      (i) => /(^|\/)api\//.test(i) || i.includes('app.module'),
+    ),
+  ).toEqual([]);
 });
 
 it('the plan layer imports nothing from Nest and no driver', () => {
-  expect(violations((p) => p.startsWith('src/engine/plan/'), (i) => i.startsWith('@nestjs/') || DRIVERS.includes(i) || i === '@duckdb/node-api')).toEqual([]);
+  expect(
+    violations(
+      (p) => p.startsWith('src/engine/plan/'),
+      (i) => i.startsWith('@nestjs/') || DRIVERS.includes(i) || i === '@duckdb/node-api',
+    ),
+  ).toEqual([]);
 });
 
 it('only engine/llm/providers imports model SDKs', () => {
-  expect(violations((p) => !p.startsWith('src/engine/llm/providers/'), (i) => SDKS.includes(i))).toEqual([]);
+  expect(
+    violations(
+      (p) => !p.startsWith('src/engine/llm/providers/'),
+      (i) => SDKS.includes(i),
+    ),
+  ).toEqual([]);
 });
 
 it('only engine/datasources opens database connections', () => {
-  expect(violations((p) => !p.startsWith('src/engine/datasources/'), (i) => DRIVERS.includes(i))).toEqual([]);
-  const duckdbUsers = files.filter((f) => f.imports.includes('@duckdb/node-api')).map((f) => f.path.split('/').slice(0, 3).join('/'));
-  expect([...new Set(duckdbUsers)].sort()).toEqual(['src/engine/datasources', 'src/engine/index', 'src/engine/storage']);
+  expect(
+    violations(
+      (p) => !p.startsWith('src/engine/datasources/'),
+      (i) => DRIVERS.includes(i),
+    ),
+  ).toEqual([]);
+  const duckdbUsers = files
+    .filter((f) => f.imports.includes('@duckdb/node-api'))
+    .map((f) => f.path.split('/').slice(0, 3).join('/'));
+  expect([...new Set(duckdbUsers)].sort()).toEqual([
+    'src/engine/datasources',
+    'src/engine/index',
+    'src/engine/storage',
+  ]);
 });

@@ -67,15 +67,24 @@ export function bm25Corpora(snapshots: readonly SchemaSnapshot[]): {
     item: s.datasourceId,
     words: s.tables.flatMap((t) => [
       ...words(t.name),
-      ...t.columns.flatMap((c) => [...words(c.name), ...c.sampleValues.filter((v) => typeof v === 'string').flatMap((v) => words(String(v)))]),
+      ...t.columns.flatMap((c) => [
+        ...words(c.name),
+        ...c.sampleValues.filter((v) => typeof v === 'string').flatMap((v) => words(String(v))),
+      ]),
     ]),
   }));
   const tableDocs = snapshots.flatMap((s) =>
-    s.tables.map((t) => ({ item: { db: s.datasourceId, table: t.name }, words: [...words(t.name), ...t.columns.flatMap((c) => words(c.name))] })),
+    s.tables.map((t) => ({
+      item: { db: s.datasourceId, table: t.name },
+      words: [...words(t.name), ...t.columns.flatMap((c) => words(c.name))],
+    })),
   );
   const columnDocs = snapshots.flatMap((s) =>
     s.tables.flatMap((t) =>
-      t.columns.map((c) => ({ item: { db: s.datasourceId, table: t.name, column: c.name }, words: [...words(c.name), ...words(t.name)] })),
+      t.columns.map((c) => ({
+        item: { db: s.datasourceId, table: t.name, column: c.name },
+        words: [...words(c.name), ...words(t.name)],
+      })),
     ),
   );
   return { routing: new Bm25(dbDocs), tables: new Bm25(tableDocs), columns: new Bm25(columnDocs) };

@@ -21,7 +21,12 @@ export function goldSchema(sql: unknown, schema: SpiderTable): GoldSchema {
         tables.add(tableName(node[1]));
         return;
       }
-      if (node.length === 3 && typeof node[0] === 'number' && typeof node[1] === 'number' && typeof node[2] === 'boolean') {
+      if (
+        node.length === 3 &&
+        typeof node[0] === 'number' &&
+        typeof node[1] === 'number' &&
+        typeof node[2] === 'boolean'
+      ) {
         const col = schema.columnNamesOriginal[node[1]];
         if (col && col[0] >= 0) {
           tables.add(tableName(col[0]));

@@ -38,16 +38,23 @@ export async function run(args: BenchArgs): Promise<RetrievalFigures> {
   const limit = args.options.limit ? Number(args.options.limit) : Infinity;
   const snapshots: SchemaSnapshot[] = data.databases.map((db) => sqliteSnapshot(db, data.sqlitePath(db)));
   const known = new Set(data.databases);
-  const questions = data.questions.filter((q) => known.has(q.dbId) && data.schemas.has(q.dbId)).slice(0, limit);
+  const questions = data.questions
+    .filter((q) => known.has(q.dbId) && data.schemas.has(q.dbId))
+    .slice(0, limit);
 
   const dir = mkdtempSync(join(tmpdir(), 'bench-retrieval-'));
   const ours = new MethodScore();
   const bm25 = new MethodScore();
-  const service = new IndexService({ store: new DuckDbIndexStore(join(dir, 'index.duckdb')), embedder: new LocalEmbedder() });
+  const service = new IndexService({
+    store: new DuckDbIndexStore(join(dir, 'index.duckdb')),
+    embedder: new LocalEmbedder(),
+  });
   try {
     await service.open();
     let started = performance.now();
-    const built = await service.indexAll(snapshots.map((s) => ({ datasourceId: s.datasourceId, snapshot: s })));
+    const built = await service.indexAll(
+      snapshots.map((s) => ({ datasourceId: s.datasourceId, snapshot: s })),
+    );
     ours.buildSeconds = (performance.now() - started) / 1000;
     if (built.errors.length) throw new Error(`index build failed: ${JSON.stringify(built.errors)}`);
 
@@ -76,11 +83,22 @@ export async function run(args: BenchArgs): Promise<RetrievalFigures> {
       ours.top1.add(rank === 0);
       ours.top3.add(rank >= 0 && rank < 3);
       const inDb = await service.linkSchema(q.question, q.dbId, { tables: 3, columns: 10 });
-      ours.tables3.add(recall(goldTables, lower(inDb.tables.filter((t) => !t.joinPath).map((t) => `${q.dbId}.${t.table}`))));
-      ours.columns10.add(recall(goldColumns, lower(inDb.columns.map((c) => `${q.dbId}.${c.table}.${c.column}`))));
+      ours.tables3.add(
+        recall(goldTables, lower(inDb.tables.filter((t) => !t.joinPath).map((t) => `${q.dbId}.${t.table}`))),
+      );
+      ours.columns10.add(
+        recall(goldColumns, lower(inDb.columns.map((c) => `${q.dbId}.${c.table}.${c.column}`))),
+      );
       const pooled = await service.linkSchema(q.question, POOLED, { tables: 5, columns: 10 });
-      ours.pooledTables5.add(recall(goldTables, lower(pooled.tables.filter((t) => !t.joinPath).map((t) => `${t.datasourceId}.${t.table}`))));
-      ours.pooledColumns10.add(recall(goldColumns, lower(pooled.columns.map((c) => `${c.datasourceId}.${c.table}.${c.column}`))));
+      ours.pooledTables5.add(
+        recall(
+          goldTables,
+          lower(pooled.tables.filter((t) => !t.joinPath).map((t) => `${t.datasourceId}.${t.table}`)),
+        ),
+      );
+      ours.pooledColumns10.add(
+        recall(goldColumns, lower(pooled.columns.map((c) => `${c.datasourceId}.${c.table}.${c.column}`))),
+      );
 
       // BM25 reference.
       const b0 = performance.now();
@@ -95,11 +113,51 @@ export async function run(args: BenchArgs): Promise<RetrievalFigures> {
       bm25.top3.add(brank >= 0 && brank < 3);
       const own = perDbBm25.get(q.dbId);
       if (own) {
-        bm25.tables3.add(recall(goldTables, lower(own.tables.rank(query).slice(0, 3).map((t) => `${t.db}.${t.table}`))));
-        bm25.columns10.add(recall(goldColumns, lower(own.columns.rank(query).slice(0, 10).map((c) => `${c.db}.${c.table}.${c.column}`))));
+        bm25.tables3.add(
+          recall(
+            goldTables,
+            lower(
+              own.tables
+                .rank(query)
+                .slice(0, 3)
+                .map((t) => `${t.db}.${t.table}`),
+            ),
+          ),
+        );
+        bm25.columns10.add(
+          recall(
+            goldColumns,
+            lower(
+              own.columns
+                .rank(query)
+                .slice(0, 10)
+                .map((c) => `${c.db}.${c.table}.${c.column}`),
+            ),
+          ),
+        );
       }
-      bm25.pooledTables5.add(recall(goldTables, lower(pooledBm25.tables.rank(query).slice(0, 5).map((t) => `${t.db}.${t.table}`))));
-      bm25.pooledColumns10.add(recall(goldColumns, lower(pooledBm25.columns.rank(query).slice(0, 10).map((c) => `${c.db}.${c.table}.${c.column}`))));
+      bm25.pooledTables5.add(
+        recall(
+          goldTables,
+          lower(
+            pooledBm25.tables
+              .rank(query)
+              .slice(0, 5)
+              .map((t) => `${t.db}.${t.table}`),
+          ),
+        ),
+      );
+      bm25.pooledColumns10.add(
+        recall(
+          goldColumns,
+          lower(
+            pooledBm25.columns
+              .rank(query)
+              .slice(0, 10)
+              .map((c) => `${c.db}.${c.table}.${c.column}`),
+          ),
+        ),
+      );
     }
   } finally {
     await service.close();
@@ -134,6 +192,8 @@ function print(f: RetrievalFigures): void {
   }
   for (const p of ['p50', 'p95'] as const) {
     const ratio = f.bm25.query_ms[p] > 0 ? (f.query_ms[p] / f.bm25.query_ms[p]).toFixed(1) : '-';
-    console.log(`${`query ms ${p}`.padEnd(26)}${String(f.query_ms[p]).padStart(10)}${String(f.bm25.query_ms[p]).padStart(10)}   (x${ratio} of bm25)`);
+    console.log(
+      `${`query ms ${p}`.padEnd(26)}${String(f.query_ms[p]).padStart(10)}${String(f.bm25.query_ms[p]).padStart(10)}   (x${ratio} of bm25)`,
+    );
   }
 }

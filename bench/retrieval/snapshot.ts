@@ -4,7 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { ColumnInfo, ForeignKey, SchemaSnapshot, TableInfo, TypeKind } from '../../src/engine/datasources/schema';
+import type {
+  ColumnInfo,
+  ForeignKey,
+  SchemaSnapshot,
+  TableInfo,
+  TypeKind,
+} from '../../src/engine/datasources/schema';
 
 const SAMPLE_VALUES = 5;
 
@@ -28,16 +34,32 @@ export function sqliteSnapshot(datasourceId: string, file: string): SchemaSnapsh
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const names = db
-      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`,
+      )
       .all() as { name: string }[];
     const tables: TableInfo[] = names.map(({ name }) => {
-      const info = db.prepare(`PRAGMA table_info(${quote(name)})`).all() as { name: string; type: string; notnull: number; pk: number }[];
-      const fks = db.prepare(`PRAGMA foreign_key_list(${quote(name)})`).all() as { id: number; table: string; from: string; to: string | null }[];
+      const info = db.prepare(`PRAGMA table_info(${quote(name)})`).all() as {
+        name: string;
+        type: string;
+        notnull: number;
+        pk: number;
+      }[];
+      const fks = db.prepare(`PRAGMA foreign_key_list(${quote(name)})`).all() as {
+        id: number;
+        table: string;
+        from: string;
+        to: string | null;
+      }[];
       const columns: ColumnInfo[] = info.map((c) => {
         let sampleValues: (string | number | boolean)[];
         try {
           sampleValues = (
-            db.prepare(`SELECT DISTINCT ${quote(c.name)} AS v FROM ${quote(name)} WHERE ${quote(c.name)} IS NOT NULL LIMIT ${SAMPLE_VALUES}`).all() as { v: unknown }[]
+            db
+              .prepare(
+                `SELECT DISTINCT ${quote(c.name)} AS v FROM ${quote(name)} WHERE ${quote(c.name)} IS NOT NULL LIMIT ${SAMPLE_VALUES}`,
+              )
+              .all() as { v: unknown }[]
           )
             .map((r) => r.v)
             .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
@@ -59,7 +81,10 @@ export function sqliteSnapshot(datasourceId: string, file: string): SchemaSnapsh
         name,
         schema: null,
         columns,
-        primaryKey: info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+        primaryKey: info
+          .filter((c) => c.pk > 0)
+          .sort((a, b) => a.pk - b.pk)
+          .map((c) => c.name),
         foreignKeys: [...byId.values()],
         rowCountEstimate: null,
       };

@@ -99,12 +99,19 @@ export function loadSpider(dirArg: string): SpiderDataset {
   const annotations = new Map(
     readJsonl<any>(join(dir, 'dev_annotations.jsonl')).map((a) => [
       a.idx as number,
-      { idx: a.idx, hardness: a.hardness, executes: a.executes !== false, dataIncomplete: Boolean(a.data_incomplete) },
+      {
+        idx: a.idx,
+        hardness: a.hardness,
+        executes: a.executes !== false,
+        dataIncomplete: Boolean(a.data_incomplete),
+      },
     ]),
   );
   const dbDir = join(dir, 'database');
   const databases = existsSync(dbDir)
-    ? readdirSync(dbDir).filter((db) => existsSync(join(dbDir, db, `${db}.sqlite`))).sort()
+    ? readdirSync(dbDir)
+        .filter((db) => existsSync(join(dbDir, db, `${db}.sqlite`)))
+        .sort()
     : [];
   return {
     dir,

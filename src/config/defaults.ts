@@ -35,7 +35,10 @@ export interface PipelineSettingsResolved {
 export interface AppConfig {
   readonly tenant_id: string;
   readonly api: ApiConfig & { readonly trust_body_role: boolean; readonly cors_origins: readonly string[] };
-  readonly policies: { readonly admin_roles: readonly string[]; readonly roles: Readonly<Record<string, RolePolicy>> | null };
+  readonly policies: {
+    readonly admin_roles: readonly string[];
+    readonly roles: Readonly<Record<string, RolePolicy>> | null;
+  };
   readonly datasources: readonly DatasourceConfig[];
   readonly verified_queries: readonly VerifiedQueryConfig[];
   /** Null when the file has no llm section: the engine then uses the key-free default preset. */
@@ -54,14 +57,21 @@ export interface AppConfig {
 
 export function resolveDefaults(raw: RawConfig, baseDir: string): AppConfig {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
-  const store = (s: { path?: string; max_age_days?: number } | undefined, fallback: string): StoreSettings => ({
+  const store = (
+    s: { path?: string; max_age_days?: number } | undefined,
+    fallback: string,
+  ): StoreSettings => ({
     path: abs(s?.path ?? fallback),
     max_age_days: s?.max_age_days ?? DEFAULT_MAX_AGE_DAYS,
   });
   const p = raw.settings?.pipeline ?? {};
   return {
     tenant_id: raw.tenant_id ?? 'default',
-    api: { ...raw.api, trust_body_role: raw.api?.trust_body_role ?? false, cors_origins: raw.api?.cors_origins ?? [] },
+    api: {
+      ...raw.api,
+      trust_body_role: raw.api?.trust_body_role ?? false,
+      cors_origins: raw.api?.cors_origins ?? [],
+    },
     policies: { admin_roles: raw.policies?.admin_roles ?? ['admin'], roles: raw.policies?.roles ?? null },
     datasources: (raw.datasources ?? []).map((ds) => resolveDatasourcePaths(ds, baseDir)),
     verified_queries: raw.verified_queries ?? [],
@@ -70,7 +80,10 @@ export function resolveDefaults(raw: RawConfig, baseDir: string): AppConfig {
     storage: {
       results: store(raw.storage?.results, './data/results'),
       traces: store(raw.storage?.traces, './data/traces'),
-      index: { path: abs(raw.storage?.index?.path ?? './data/index'), namespace: raw.storage?.index?.namespace ?? 'default' },
+      index: {
+        path: abs(raw.storage?.index?.path ?? './data/index'),
+        namespace: raw.storage?.index?.namespace ?? 'default',
+      },
     },
     settings: {
       pipeline: {

@@ -32,7 +32,10 @@ export function locateConfig(env: NodeJS.ProcessEnv = process.env, cwd = process
   if (explicit) {
     const path = isAbsolute(explicit) ? explicit : resolve(cwd, explicit);
     if (!existsSync(path)) {
-      throw new ConfigError([{ path: CONFIG_ENV, message: `the file ${path} does not exist` }], 'environment');
+      throw new ConfigError(
+        [{ path: CONFIG_ENV, message: `the file ${path} does not exist` }],
+        'environment',
+      );
     }
     return { path, embeddedDefault: false };
   }
@@ -78,7 +81,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 export function parseConfig(raw: unknown, source = 'config', opts: { baseDir?: string } = {}): AppConfig {
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError([{ path: '', message: 'the configuration must be a mapping of keys to values' }], source);
+    throw new ConfigError(
+      [{ path: '', message: 'the configuration must be a mapping of keys to values' }],
+      source,
+    );
   }
   const problems: ConfigProblem[] = validateStrict(ConfigSchema, raw);
   problems.push(...crossChecks(raw as RawConfig));
@@ -92,7 +98,10 @@ function crossChecks(cfg: RawConfig): ConfigProblem[] {
   (cfg.datasources ?? []).forEach((ds, i) => {
     const prev = ids.get(ds.id);
     if (prev !== undefined) {
-      problems.push({ path: `datasources[${i}].id`, message: `duplicate datasource id '${ds.id}' (also datasources[${prev}])` });
+      problems.push({
+        path: `datasources[${i}].id`,
+        message: `duplicate datasource id '${ds.id}' (also datasources[${prev}])`,
+      });
     }
     ids.set(ds.id, i);
   });
@@ -106,7 +115,10 @@ function crossChecks(cfg: RawConfig): ConfigProblem[] {
   });
   const api = cfg.api ?? {};
   if (api.role_header && api.role) {
-    problems.push({ path: 'api.role', message: 'set either api.role_header or api.role, not both (the header would always win)' });
+    problems.push({
+      path: 'api.role',
+      message: 'set either api.role_header or api.role, not both (the header would always win)',
+    });
   }
   return problems;
 }
@@ -116,7 +128,10 @@ function readYaml(path: string): unknown {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     throw new ConfigError(
-      doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: e.message.split('\n')[0] ?? e.message })),
+      doc.errors.map((e) => ({
+        path: `line ${e.linePos?.[0]?.line ?? '?'}`,
+        message: e.message.split('\n')[0] ?? e.message,
+      })),
       path,
     );
   }

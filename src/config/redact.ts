@@ -17,7 +17,10 @@ const PATTERNS: [RegExp, string][] = [
   [/\b(sk|rk|pk)-[A-Za-z0-9_-]{8,}/g, MASK], // provider API keys
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)([^@/\s]+)@/gi, `$1${MASK}@`], // scheme://user:pass@
-  [/\b(password|passwd|pwd|api[_-]?key|x-api-key|secret|token)(["']?\s*[:=]\s*["']?)([^\s"',;&}]+)/gi, `$1$2${MASK}`],
+  [
+    /\b(password|passwd|pwd|api[_-]?key|x-api-key|secret|token)(["']?\s*[:=]\s*["']?)([^\s"',;&}]+)/gi,
+    `$1$2${MASK}`,
+  ],
 ];
 
 export function redact(text: string): string {

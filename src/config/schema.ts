@@ -17,7 +17,9 @@ const StringList = () => Type.Array(Type.String());
 export const ConnectionSchema = Closed({
   path: Type.Optional(Type.String({ description: 'File path (duckdb, sqlite)' })),
   demo: Type.Optional(
-    Type.Boolean({ description: 'duckdb only: build the demo database at `path` when it is missing (default false)' }),
+    Type.Boolean({
+      description: 'duckdb only: build the demo database at `path` when it is missing (default false)',
+    }),
   ),
   url: Type.Optional(Secret({ description: 'Connection URL (postgres, mysql); may hold a password' })),
   host: Type.Optional(Type.String()),
@@ -30,19 +32,30 @@ export const ConnectionSchema = Closed({
 });
 
 export const LimitsSchema = Closed({
-  row_cap: Type.Optional(Type.Integer({ minimum: 1, description: 'Most rows a sub-query returns (default 10000)' })),
-  timeout_s: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Statement timeout (default 30)' })),
+  row_cap: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'Most rows a sub-query returns (default 10000)' }),
+  ),
+  timeout_s: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, description: 'Statement timeout (default 30)' }),
+  ),
 });
 
 export const DatasourceConfigSchema = Closed({
   id: Id('Datasource id'),
-  type: Type.Union([Type.Literal('duckdb'), Type.Literal('sqlite'), Type.Literal('postgres'), Type.Literal('mysql')]),
+  type: Type.Union([
+    Type.Literal('duckdb'),
+    Type.Literal('sqlite'),
+    Type.Literal('postgres'),
+    Type.Literal('mysql'),
+  ]),
   connection: ConnectionSchema,
   description: Type.Optional(Type.String()),
   limits: Type.Optional(LimitsSchema),
   preferred_tables: Type.Optional(StringList()),
   sample_questions: Type.Optional(StringList()),
-  required: Type.Optional(Type.Boolean({ description: 'A required datasource that fails stops start-up (default false)' })),
+  required: Type.Optional(
+    Type.Boolean({ description: 'A required datasource that fails stops start-up (default false)' }),
+  ),
 });
 
 const AgentFields = {
@@ -52,7 +65,12 @@ const AgentFields = {
   api_key: Type.Optional(Type.Union([Secret(), Type.Null()])),
   base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   structured_output: Type.Optional(
-    Type.Union([Type.Literal('tool_calling'), Type.Literal('json_schema'), Type.Literal('json_mode'), Type.Null()]),
+    Type.Union([
+      Type.Literal('tool_calling'),
+      Type.Literal('json_schema'),
+      Type.Literal('json_mode'),
+      Type.Null(),
+    ]),
   ),
   parse_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
   max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
@@ -64,9 +82,9 @@ const AgentFields = {
 
 /** A per-agent override: any field of the default agent, all optional. */
 export const AgentOverrideSchema = Closed(
-  Object.fromEntries(
-    Object.entries(AgentFields).map(([k, v]) => [k, Type.Optional(v as TSchema)]),
-  ) as { [K in keyof typeof AgentFields]: any },
+  Object.fromEntries(Object.entries(AgentFields).map(([k, v]) => [k, Type.Optional(v as TSchema)])) as {
+    [K in keyof typeof AgentFields]: any;
+  },
 );
 
 /** Extra or corrected model prices, USD per million tokens (shown with `source: config`). */
@@ -99,7 +117,9 @@ const StoreSchema = Closed({
 export const StorageSchema = Closed({
   results: Type.Optional(StoreSchema),
   traces: Type.Optional(StoreSchema),
-  index: Type.Optional(Closed({ path: Type.Optional(Type.String()), namespace: Type.Optional(Type.String()) })),
+  index: Type.Optional(
+    Closed({ path: Type.Optional(Type.String()), namespace: Type.Optional(Type.String()) }),
+  ),
 });
 
 const AllowDeny = Closed({ allow: Type.Optional(StringList()), deny: Type.Optional(StringList()) });

@@ -58,7 +58,12 @@ export class SecretManager {
     }
     const resolved = provider(key);
     if (resolved === undefined || resolved === '') {
-      const how = scheme === 'env' ? `set the environment variable ${key}` : scheme === 'file' ? `create the file ${key}` : `define ${key} in ${scheme}`;
+      const how =
+        scheme === 'env'
+          ? `set the environment variable ${key}`
+          : scheme === 'file'
+            ? `create the file ${key}`
+            : `define ${key} in ${scheme}`;
       throw new SecretResolutionError(`${field}: ${whole} does not resolve; ${how}`);
     }
     registerSecret(resolved);

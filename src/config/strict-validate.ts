@@ -72,14 +72,21 @@ function explain(errors: ErrorObject[], root: TSchema, prefix: string): ConfigPr
 
 export function unknownKeyMessage(key: string, valid: readonly string[]): string {
   const hint = closestKey(key, valid);
-  const suffix = hint ? ` (did you mean '${hint}'?)` : valid.length ? ` (valid keys: ${valid.join(', ')})` : '';
+  const suffix = hint
+    ? ` (did you mean '${hint}'?)`
+    : valid.length
+      ? ` (valid keys: ${valid.join(', ')})`
+      : '';
   return `unknown key '${key}'${suffix}`;
 }
 
 /** The closest valid key when it is near enough to be a likely typo. */
 export function closestKey(key: string, valid: readonly string[]): string | null {
   if (!valid.length) return null;
-  const best = closest(key.toLowerCase(), valid.map((v) => v.toLowerCase()));
+  const best = closest(
+    key.toLowerCase(),
+    valid.map((v) => v.toLowerCase()),
+  );
   const match = valid.find((v) => v.toLowerCase() === best) ?? null;
   if (match === null) return null;
   const d = distance(key.toLowerCase(), best);

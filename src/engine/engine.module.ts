@@ -33,6 +33,10 @@ export class EngineModule {
       { provide: Executor, useValue: p.executor },
       { provide: AnswerSynthesizer, useValue: p.answer },
     ];
-    return { module: EngineModule, providers, exports: providers.map((x) => (x as { provide: unknown }).provide as never) };
+    return {
+      module: EngineModule,
+      providers,
+      exports: providers.map((x) => (x as { provide: unknown }).provide as never),
+    };
   }
 }

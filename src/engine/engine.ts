@@ -31,7 +31,14 @@ import { VerifiedQueries } from './pipeline/verified-queries';
 import type { QueryResponse } from './pipeline/wire';
 import { HookRunner } from './policy/hooks';
 import { DatasourceRegistry, type ListedDatasource } from './registry/datasource-registry';
-import { LocalResultStore, LocalTraceStore, purge, type PurgeReport, type ResultStore, type TraceStore } from './storage';
+import {
+  LocalResultStore,
+  LocalTraceStore,
+  purge,
+  type PurgeReport,
+  type ResultStore,
+  type TraceStore,
+} from './storage';
 
 export interface EngineOptions {
   /** Secret sources beyond env and file (a vault client...). */
@@ -193,7 +200,10 @@ export class Engine {
       await this.indexService.open();
       const status = await this.indexService.status(this.datasources.ids());
       this.indexOpen = status.total > 0;
-      this.log.info(`schema index ${status.status}`, { entries: status.total, problems: status.problems.length });
+      this.log.info(`schema index ${status.status}`, {
+        entries: status.total,
+        problems: status.problems.length,
+      });
     } catch (err) {
       // Routing falls back to the model without an index; the index routes report the reason.
       this.log.warn('schema index unavailable', { reason: err instanceof Error ? err.message : String(err) });
@@ -207,7 +217,11 @@ export class Engine {
       if (entry.config.type !== 'duckdb' || !conn.demo || !conn.path) continue;
       const result = await ensureDemoDatabase(conn.path);
       if (result.created) {
-        this.log.info('built the demo database', { datasource_id: entry.config.id, path: conn.path, seconds: result.seconds });
+        this.log.info('built the demo database', {
+          datasource_id: entry.config.id,
+          path: conn.path,
+          seconds: result.seconds,
+        });
       }
     }
   }
@@ -238,7 +252,11 @@ export class Engine {
   /** Builds one datasource's index entries (introspecting it first if needed). Throws with the reason. */
   async indexDatasource(id: string): Promise<IndexingStats> {
     const entry = await this.datasources.use(id);
-    const stats = await this.index().indexDatasource(id, await this.freshSnapshot(id), this.indexMeta(entry.config.id));
+    const stats = await this.index().indexDatasource(
+      id,
+      await this.freshSnapshot(id),
+      this.indexMeta(entry.config.id),
+    );
     this.indexOpen = true;
     return stats;
   }
@@ -283,13 +301,16 @@ export class Engine {
       };
     }
     return this.index().status(
-      this.datasources.all().map((e) => ({ datasourceId: e.config.id, schemaVersion: e.snapshot?.schemaVersion })),
+      this.datasources
+        .all()
+        .map((e) => ({ datasourceId: e.config.id, schemaVersion: e.snapshot?.schemaVersion })),
     );
   }
 
   /** The index service, or INDEX_UNAVAILABLE naming why (e.g. the embeddings key is missing). */
   index(): IndexService {
-    if (!this.indexService) throw new EngineError('INDEX_UNAVAILABLE', `the schema index is unavailable: ${this.indexProblem}`);
+    if (!this.indexService)
+      throw new EngineError('INDEX_UNAVAILABLE', `the schema index is unavailable: ${this.indexProblem}`);
     return this.indexService;
   }
 
@@ -323,7 +344,13 @@ export class Engine {
   start(request: RunRequest, signal: AbortSignal = new AbortController().signal): RunHandle {
     if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
     return startRun(
-      { deps: this.pipelineDeps(), pipeline: this.pipeline, llm: this.llm, traces: this.traces, operator: this.events },
+      {
+        deps: this.pipelineDeps(),
+        pipeline: this.pipeline,
+        llm: this.llm,
+        traces: this.traces,
+        operator: this.events,
+      },
       request,
       signal,
     );
@@ -334,11 +361,15 @@ export class Engine {
     const { results, traces } = this.config.storage;
     try {
       const report = await purge(
-        { results: { path: results.path, maxAgeDays: results.max_age_days }, traces: { path: traces.path, maxAgeDays: traces.max_age_days } },
+        {
+          results: { path: results.path, maxAgeDays: results.max_age_days },
+          traces: { path: traces.path, maxAgeDays: traces.max_age_days },
+        },
         now,
       );
       for (const e of report.errors) this.log.warn('purge could not remove an entry', { reason: e });
-      if (report.removed.results || report.removed.traces) this.log.info('purged old results and traces', { ...report.removed });
+      if (report.removed.results || report.removed.traces)
+        this.log.info('purged old results and traces', { ...report.removed });
       return report;
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);

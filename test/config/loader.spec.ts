@@ -25,7 +25,10 @@ describe('config: strict keys', () => {
   it('rejects an unknown key and proposes the closest valid key with its path', () => {
     const err = problemsOf(() => parseConfig({ datasources: [pg({ descripton: 'x' })] }));
     expect(err.problems).toEqual([
-      { path: 'datasources[0].descripton', message: "unknown key 'descripton' (did you mean 'description'?)" },
+      {
+        path: 'datasources[0].descripton',
+        message: "unknown key 'descripton' (did you mean 'description'?)",
+      },
     ]);
     expect(err.message).toMatch(/^1 problem in config:/);
   });
@@ -38,12 +41,18 @@ describe('config: strict keys', () => {
 
   it('counts every problem and names the path to each', () => {
     const err = problemsOf(() =>
-      parseConfig({ tenant_idd: 'x', datasources: [{ type: 'postgres', connection: {} }], storage: { results: { max_age_days: 'old' } } }),
+      parseConfig({
+        tenant_idd: 'x',
+        datasources: [{ type: 'postgres', connection: {} }],
+        storage: { results: { max_age_days: 'old' } },
+      }),
     );
     const paths = err.problems.map((p) => p.path).sort();
     expect(paths).toEqual(['datasources[0].id', 'storage.results.max_age_days', 'tenant_idd']);
     expect(err.message).toMatch(/^3 problems in config:/);
-    expect(err.problems.find((p) => p.path === 'datasources[0].id')?.message).toBe("missing required key 'id'");
+    expect(err.problems.find((p) => p.path === 'datasources[0].id')?.message).toBe(
+      "missing required key 'id'",
+    );
   });
 
   it('names the allowed values of an enum', () => {
@@ -70,7 +79,9 @@ describe('config: secret references', () => {
 
   it('accepts references in llm api_key and header values only', () => {
     expect(() =>
-      parseConfig({ llm: { provider: 'openai', model: 'm', api_key: '${env:K}', headers: { 'X-T': '${file:/k}' } } }),
+      parseConfig({
+        llm: { provider: 'openai', model: 'm', api_key: '${env:K}', headers: { 'X-T': '${file:/k}' } },
+      }),
     ).not.toThrow();
     const err = problemsOf(() => parseConfig({ llm: { provider: 'openai', model: '${env:MODEL}' } }));
     expect(err.problems[0]?.path).toBe('llm.model');
@@ -85,13 +96,20 @@ describe('config: cross checks and defaults', () => {
         verified_queries: [{ id: 'q', datasource_id: 'nope', question: 'q?', sql: 'SELECT 1' }],
       }),
     );
-    expect(err.problems.map((p) => p.path)).toEqual(['datasources[1].id', 'verified_queries[0].datasource_id']);
+    expect(err.problems.map((p) => p.path)).toEqual([
+      'datasources[1].id',
+      'verified_queries[0].datasource_id',
+    ]);
   });
 
   it('fills defaults and resolves relative paths against the config folder', () => {
-    const cfg = parseConfig({ datasources: [{ id: 'f', type: 'sqlite', connection: { path: 'db/x.sqlite' } }] }, 'c', {
-      baseDir: '/srv/app',
-    });
+    const cfg = parseConfig(
+      { datasources: [{ id: 'f', type: 'sqlite', connection: { path: 'db/x.sqlite' } }] },
+      'c',
+      {
+        baseDir: '/srv/app',
+      },
+    );
     expect(cfg.tenant_id).toBe('default');
     expect(cfg.policies.admin_roles).toEqual(['admin']);
     expect(cfg.api.cors_origins).toEqual([]);

@@ -4,7 +4,9 @@ import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 
 let app: RunningApp;
 beforeAll(async () => {
-  app = await startApp({ datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }] });
+  app = await startApp({
+    datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
+  });
 });
 afterAll(() => app.close());
 
@@ -34,9 +36,15 @@ describe('OpenAPI document', () => {
       ]),
     );
     // Response schemas are present, e.g. the listed datasource entry with its masked connection.
-    expect(Object.keys(doc.components.schemas.ListedDatasourceDto.properties).sort()).toEqual(
-      ['capabilities', 'connection', 'description', 'id', 'reason', 'status', 'type'],
-    );
+    expect(Object.keys(doc.components.schemas.ListedDatasourceDto.properties).sort()).toEqual([
+      'capabilities',
+      'connection',
+      'description',
+      'id',
+      'reason',
+      'status',
+      'type',
+    ]);
     // Operation ids are the controller method names (stable names for generated SDKs).
     expect(doc.paths['/api/v1/datasource'].get.operationId).toBe('listDatasources');
   });
@@ -62,7 +70,9 @@ describe('the Swagger UI initialiser and the ReDoc bundle', () => {
   it('point at the local /openapi.json and reference no CDN', async () => {
     const init = await http('GET', `${app.url}/docs/swagger-ui-init.js`);
     expect(init.status).toBe(200);
-    expect(init.text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)[a-z0-9.-]+\.[a-z]{2,}\/[^"'\s]*\.(js|css|json)/i);
+    expect(init.text).not.toMatch(
+      /https?:\/\/(?!127\.0\.0\.1|localhost)[a-z0-9.-]+\.[a-z]{2,}\/[^"'\s]*\.(js|css|json)/i,
+    );
     const redoc = await http('GET', `${app.url}/redoc`);
     expect(redoc.text).toContain('spec-url="/openapi.json"');
     expect(redoc.text).not.toMatch(/fonts\.googleapis|cdn\./);

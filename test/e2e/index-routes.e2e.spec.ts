@@ -31,8 +31,18 @@ beforeAll(async () => {
   app = await startApp({
     api: { role_header: 'X-Roles' },
     datasources: [
-      { id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() }, description: 'Web shop customers and their orders' },
-      { id: 'hr', type: 'sqlite', connection: { path: hrDatabase() }, description: 'Employees, departments and salaries' },
+      {
+        id: 'shop',
+        type: 'sqlite',
+        connection: { path: makeSqliteFixture() },
+        description: 'Web shop customers and their orders',
+      },
+      {
+        id: 'hr',
+        type: 'sqlite',
+        connection: { path: hrDatabase() },
+        description: 'Employees, departments and salaries',
+      },
     ],
     llm: { provider: 'openai_compatible', model: 'fake-model', base_url: fake.openaiBaseUrl },
   });
@@ -62,7 +72,12 @@ describe('index routes', () => {
     const all = await http('POST', `${app.url}/api/v1/index-all`, { headers: admin });
     expect(all.status).toBe(200);
     expect(all.json().success).toBe(true);
-    expect(all.json().indexing_results.stats.map((s: any) => s.datasource_id).sort()).toEqual(['hr', 'shop']);
+    expect(
+      all
+        .json()
+        .indexing_results.stats.map((s: any) => s.datasource_id)
+        .sort(),
+    ).toEqual(['hr', 'shop']);
     expect(all.json().indexing_results.errors).toEqual([]);
     const ok = await status();
     expect(ok.status).toBe('ok');
@@ -77,7 +92,9 @@ describe('index routes', () => {
   });
 
   it('routes a question through the index, without asking the model which datasource', async () => {
-    const plan = P.query(P.select({ columns: [P.item(P.countStar(), 'employees')], from: P.table('employees') }));
+    const plan = P.query(
+      P.select({ columns: [P.item(P.countStar(), 'employees')], from: P.table('employees') }),
+    );
     // The decomposer keeps the resolver's best candidate: the first datasource its prompt lists.
     const model = new PipelineModel(fake)
       .on('decompose_question', (req) => {
@@ -86,7 +103,10 @@ describe('index routes', () => {
       })
       .on('query_plan', { json: { plan, unanswerable_reason: null } })
       .on('answer', { text: 'There are 3 employees.' });
-    const res = await http('POST', `${app.url}/api/v1/query`, { headers: { 'X-Roles': 'analyst' }, body: { natural_language: 'How many employees are there?' } });
+    const res = await http('POST', `${app.url}/api/v1/query`, {
+      headers: { 'X-Roles': 'analyst' },
+      body: { natural_language: 'How many employees are there?' },
+    });
     const body = res.json();
     expect(body.status).toBe('success');
     expect(body.sub_queries[0].datasource_id).toBe('hr');

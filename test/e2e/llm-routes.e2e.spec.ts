@@ -35,7 +35,12 @@ describe('GET /api/v1/llm and /api/v1/llm/{agent}', () => {
     expect(res.status).toBe(200);
     const { llms } = res.json();
     expect(Object.keys(llms)[0]).toBe('default');
-    expect(llms.default).toMatchObject({ provider: 'openai', model: 'gpt-4.1-mini', temperature: 0, inherited: false });
+    expect(llms.default).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      temperature: 0,
+      inherited: false,
+    });
     expect(llms.ast_planner).toMatchObject({ provider: 'openai', model: 'gpt-4.1', inherited: false });
     expect(res.text).not.toContain(KEY);
     expect(res.text).not.toContain('api_key');
@@ -58,7 +63,9 @@ describe('PUT /api/v1/settings/llm', () => {
     });
     expect(res.status).toBe(422);
     expect(res.json().detail).toMatch(/1 problem/);
-    expect(res.json().detail).toMatch(/llm\.temprature: unknown key 'temprature' \(did you mean 'temperature'\?\)/);
+    expect(res.json().detail).toMatch(
+      /llm\.temprature: unknown key 'temprature' \(did you mean 'temperature'\?\)/,
+    );
     expect((await http('GET', `${app.url}/api/v1/llm/default`)).json().model).toBe('gpt-4.1-mini');
   });
 
@@ -75,7 +82,10 @@ describe('PUT /api/v1/settings/llm', () => {
     });
     expect(misplaced.status).toBe(422);
     expect(misplaced.text).not.toContain(KEY);
-    const unknownProvider = await http('PUT', `${app.url}/api/v1/settings/llm`, { headers: admin, body: { provider: 'gamma', model: 'x' } });
+    const unknownProvider = await http('PUT', `${app.url}/api/v1/settings/llm`, {
+      headers: admin,
+      body: { provider: 'gamma', model: 'x' },
+    });
     expect(unknownProvider.status).toBe(422);
     expect(unknownProvider.json().detail).toMatch(/Unsupported LLM provider/);
     expect((await http('GET', `${app.url}/api/v1/llm/default`)).json().model).toBe('gpt-4.1-mini');

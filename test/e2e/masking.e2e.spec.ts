@@ -29,9 +29,29 @@ beforeAll(async () => {
       datasources: [
         { id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } },
         // Trust auth on loopback accepts any password: this one is ready.
-        { id: 'warehouse', type: 'postgres', connection: { host: '127.0.0.1', port: 5432, user: 'postgres', password: PG_PASSWORD, database: 'postgres' } },
+        {
+          id: 'warehouse',
+          type: 'postgres',
+          connection: {
+            host: '127.0.0.1',
+            port: 5432,
+            user: 'postgres',
+            password: PG_PASSWORD,
+            database: 'postgres',
+          },
+        },
         { id: 'crm', type: 'mysql', connection: { url: `mysql://root:${URL_PASSWORD}@127.0.0.1:1/test` } },
-        { id: 'ledger', type: 'postgres', connection: { host: '127.0.0.1', port: 1, user: 'postgres', password: '${env:LEDGER_PW}', database: 'x' } },
+        {
+          id: 'ledger',
+          type: 'postgres',
+          connection: {
+            host: '127.0.0.1',
+            port: 1,
+            user: 'postgres',
+            password: '${env:LEDGER_PW}',
+            database: 'x',
+          },
+        },
       ],
     },
     { env: { ...process.env, LEDGER_PW: ENV_PASSWORD } },
@@ -53,13 +73,16 @@ describe('masking', () => {
     expect(byId.crm.connection.url).toBe('mysql://root:***@127.0.0.1:1/test');
     expect(byId.crm.status).toBe('failed');
     expect(byId.ledger.connection.password).toBe('***');
-    for (const secret of [PG_PASSWORD, URL_PASSWORD, ENV_PASSWORD, 'LEDGER_PW']) expect(list.text).not.toContain(secret);
+    for (const secret of [PG_PASSWORD, URL_PASSWORD, ENV_PASSWORD, 'LEDGER_PW'])
+      expect(list.text).not.toContain(secret);
     const one = await http('GET', `${app.url}/api/v1/datasource/crm`);
     expect(one.text).not.toContain(URL_PASSWORD);
   });
 
   it('masks secrets in every log line, whatever logged them', async () => {
-    getLogger('nl2sql.test').info(`a careless line with ${PG_PASSWORD} and ${ENV_PASSWORD}`, { url: `postgres://u:${URL_PASSWORD}@h/db` });
+    getLogger('nl2sql.test').info(`a careless line with ${PG_PASSWORD} and ${ENV_PASSWORD}`, {
+      url: `postgres://u:${URL_PASSWORD}@h/db`,
+    });
     const all = lines.join('');
     expect(all).toContain('a careless line with *** and ***');
     for (const secret of [PG_PASSWORD, URL_PASSWORD, ENV_PASSWORD]) expect(all).not.toContain(secret);
@@ -69,11 +92,20 @@ describe('masking', () => {
 
   it('keeps a 500 generic when adding a datasource fails, and logs the reason masked', async () => {
     const res = await http('POST', `${app.url}/api/v1/datasource`, {
-      body: { config: { id: 'bad', type: 'mysql', connection: { url: `mysql://root:${URL_PASSWORD}@127.0.0.1:1/x`, path: '/nope' } } },
+      body: {
+        config: {
+          id: 'bad',
+          type: 'mysql',
+          connection: { url: `mysql://root:${URL_PASSWORD}@127.0.0.1:1/x`, path: '/nope' },
+        },
+      },
     });
     // The schema is valid; the adapter refuses a key of another type: a generic 500, details in the log.
     expect(res.status).toBe(500);
-    expect(res.json()).toEqual({ detail: 'internal error; the server log has the details (the datasource could not be added)', error_code: 'DATASOURCE_ADD_FAILED' });
+    expect(res.json()).toEqual({
+      detail: 'internal error; the server log has the details (the datasource could not be added)',
+      error_code: 'DATASOURCE_ADD_FAILED',
+    });
     expect(lines.join('')).toContain("'path' is not a key of a mysql datasource");
     expect(lines.join('')).not.toContain(URL_PASSWORD);
   });

@@ -12,7 +12,9 @@ const CONTRACT = join(__dirname, '..', '..', 'docs', 'openapi.json');
 
 let app: RunningApp;
 beforeAll(async () => {
-  app = await startApp({ datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }] });
+  app = await startApp({
+    datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
+  });
 });
 afterAll(() => app.close());
 
@@ -20,7 +22,8 @@ it('serves exactly the committed OpenAPI document', async () => {
   const served = (await http('GET', `${app.url}/openapi.json`)).json();
   const text = JSON.stringify(served, null, 2) + '\n';
   if (process.env.UPDATE_OPENAPI === '1' || !existsSync(CONTRACT)) {
-    if (process.env.CI) throw new Error(`${CONTRACT} is missing: run UPDATE_OPENAPI=1 npx jest test/e2e/openapi-contract`);
+    if (process.env.CI)
+      throw new Error(`${CONTRACT} is missing: run UPDATE_OPENAPI=1 npx jest test/e2e/openapi-contract`);
     mkdirSync(dirname(CONTRACT), { recursive: true });
     writeFileSync(CONTRACT, text);
   }
@@ -56,6 +59,8 @@ it('documents every route of the spec with its methods', async () => {
   // Request and response schemas are there for the main route.
   const query = doc.paths['/api/v1/query'].post;
   expect(query.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/QueryRequest');
-  expect(query.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/QueryResponseDto');
+  expect(query.responses['200'].content['application/json'].schema.$ref).toBe(
+    '#/components/schemas/QueryResponseDto',
+  );
   expect(doc.components.schemas.QueryRequest.required).toEqual(['natural_language']);
 });

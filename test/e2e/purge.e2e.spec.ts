@@ -19,7 +19,10 @@ beforeAll(async () => {
     storage: {},
   });
   const plan = P.query(P.select({ columns: [P.col('id')], from: P.table('orders') }));
-  new PipelineModel(fake).single('shop').on('query_plan', { json: { plan, unanswerable_reason: null } }).on('answer', { text: 'Three orders.' });
+  new PipelineModel(fake)
+    .single('shop')
+    .on('query_plan', { json: { plan, unanswerable_reason: null } })
+    .on('answer', { text: 'Three orders.' });
 });
 afterAll(async () => {
   await app.close();
@@ -27,7 +30,9 @@ afterAll(async () => {
 });
 
 async function run(question: string): Promise<{ traceId: string; tracePath: string }> {
-  const body = (await http('POST', `${app.url}/api/v1/query`, { body: { natural_language: question } })).json();
+  const body = (
+    await http('POST', `${app.url}/api/v1/query`, { body: { natural_language: question } })
+  ).json();
   expect(body.status).toBe('success');
   return { traceId: body.trace_id, tracePath: body.trace_path };
 }

@@ -24,7 +24,12 @@ function ordersByCountry(amountColumn = 'amount'): Query {
         P.item(P.countStar(), 'orders'),
         P.item(P.agg('sum', P.col(amountColumn, 'o')), 'total'),
       ],
-      from: P.join('inner', P.table('orders', 'o'), P.table('customers', 'c'), P.cmp('=', P.col('id', 'c'), P.col('customer_id', 'o'))),
+      from: P.join(
+        'inner',
+        P.table('orders', 'o'),
+        P.table('customers', 'c'),
+        P.cmp('=', P.col('id', 'c'), P.col('customer_id', 'o')),
+      ),
       groupBy: [P.col('country', 'c')],
     }),
     { orderBy: [P.order(P.col('country', 'c'))] },
@@ -32,7 +37,9 @@ function ordersByCountry(amountColumn = 'amount'): Query {
 }
 
 const allOrders = (): Query =>
-  P.query(P.select({ columns: [P.col('id'), P.col('amount')], from: P.table('orders') }), { orderBy: [P.order(P.col('id'))] });
+  P.query(P.select({ columns: [P.col('id'), P.col('amount')], from: P.table('orders') }), {
+    orderBy: [P.order(P.col('id'))],
+  });
 
 let fake: FakeModelServer;
 beforeAll(async () => {
@@ -42,7 +49,13 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 function llm(extra: Record<string, unknown> = {}) {
-  return { provider: 'openai_compatible', model: 'fake-model', base_url: fake.openaiBaseUrl, api_key: 'sk-test-0123456789abcdef', ...extra };
+  return {
+    provider: 'openai_compatible',
+    model: 'fake-model',
+    base_url: fake.openaiBaseUrl,
+    api_key: 'sk-test-0123456789abcdef',
+    ...extra,
+  };
 }
 
 async function appWith(ds: ShopDatasource, extra: Record<string, unknown> = {}): Promise<RunningApp> {
@@ -53,7 +66,10 @@ const ask = (app: RunningApp, natural_language: string, extra: Record<string, un
   http('POST', `${app.url}/api/v1/query`, { body: { natural_language, ...extra } });
 
 function scriptHappyPath(model: PipelineModel, plan: Query = ordersByCountry()) {
-  return model.single('shop').on('query_plan', { json: { plan, unanswerable_reason: null } }).on('answer', { text: SUMMARY });
+  return model
+    .single('shop')
+    .on('query_plan', { json: { plan, unanswerable_reason: null } })
+    .on('answer', { text: SUMMARY });
 }
 
 describe.each(['sqlite', 'duckdb', 'postgres', 'mysql'] as const)('a question on %s', (type) => {
@@ -89,13 +105,17 @@ describe.each(['sqlite', 'duckdb', 'postgres', 'mysql'] as const)('a question on
     expect(body.final_answer.summary).toBe(SUMMARY);
     expect(body.final_answer.format_type).toBe('table');
     expect(body.final_answer.content).toContain('| France | 2 | 30.5 |');
-    expect(body.result_manifest).toEqual([{ node_id: 'sq1', columns: ['country', 'orders', 'total'], row_count: 2, truncated: false }]);
+    expect(body.result_manifest).toEqual([
+      { node_id: 'sq1', columns: ['country', 'orders', 'total'], row_count: 2, truncated: false },
+    ]);
     expect(body.artifact_refs.sq1).toMatchObject({ format: 'parquet', row_count: 2 });
     expect(body.usage.total.calls).toBe(3);
     expect(Object.keys(body.usage.nodes).sort()).toEqual(['answer_synthesizer', 'ast_planner', 'decomposer']);
     expect(body.source).toEqual({ type: 'generated', id: null, datasource_id: null, params: null });
     expect(body.trace_path).toContain(body.trace_id);
-    expect(Object.keys(body.timings)).toEqual(expect.arrayContaining(['decomposer', 'ast_planner', 'logical_validator', 'generator', 'executor']));
+    expect(Object.keys(body.timings)).toEqual(
+      expect.arrayContaining(['decomposer', 'ast_planner', 'logical_validator', 'generator', 'executor']),
+    );
     expect(model.counts).toEqual({ decompose_question: 1, query_plan: 1, answer: 1 });
     // The planner saw the schema with sample values, and never wrote SQL.
     expect(userText(model.requestsOf('query_plan')[0]!)).toContain('TABLE customers');
@@ -123,7 +143,9 @@ describe('runs on sqlite', () => {
   it('answers 422 for an invalid body', async () => {
     const app = await appWith(ds);
     try {
-      const res = await http('POST', `${app.url}/api/v1/query`, { body: { natural_language: '', execute: 'yes' } });
+      const res = await http('POST', `${app.url}/api/v1/query`, {
+        body: { natural_language: '', execute: 'yes' },
+      });
       expect(res.status).toBe(422);
       expect(res.json().detail).toMatch(/natural_language|execute/);
     } finally {
@@ -175,7 +197,11 @@ describe('runs on sqlite', () => {
       const body = (await ask(app, 'Orders per country?')).json();
       expect(body.status).toBe('error');
       const err = body.errors[0];
-      expect(err).toMatchObject({ node: 'decomposer', error_code: 'PROVIDER_AUTH_FAILED', severity: 'ERROR' });
+      expect(err).toMatchObject({
+        node: 'decomposer',
+        error_code: 'PROVIDER_AUTH_FAILED',
+        severity: 'ERROR',
+      });
       expect(err.provider).toEqual(expect.any(String));
       expect(err.provider_response).not.toBeNull();
       expect(JSON.stringify(body)).not.toContain('sk-fake-leaked-1234567890abcdef');
@@ -186,12 +212,20 @@ describe('runs on sqlite', () => {
   });
 
   it('reports MODEL_OUTPUT_INVALID after parse_retries + 1 planner answers that do not parse', async () => {
-    const app = await startApp({ api: { role: 'analyst' }, datasources: [ds.config], llm: llm({ parse_retries: 2 }) });
+    const app = await startApp({
+      api: { role: 'analyst' },
+      datasources: [ds.config],
+      llm: llm({ parse_retries: 2 }),
+    });
     try {
       const model = new PipelineModel(fake).single('shop').on('query_plan', { text: 'SELECT * FROM orders' });
       const body = (await ask(app, 'Orders per country?')).json();
       expect(body.status).toBe('error');
-      expect(body.errors[0]).toMatchObject({ node: 'ast_planner', error_code: 'MODEL_OUTPUT_INVALID', provider: null });
+      expect(body.errors[0]).toMatchObject({
+        node: 'ast_planner',
+        error_code: 'MODEL_OUTPUT_INVALID',
+        provider: null,
+      });
       expect(model.counts.query_plan).toBe(3);
       expect(body.usage.nodes.ast_planner.calls).toBe(3);
     } finally {
@@ -204,7 +238,9 @@ describe('runs on sqlite', () => {
     try {
       const model = new PipelineModel(fake)
         .single('shop')
-        .on('query_plan', (_req, n) => ({ json: { plan: n === 1 ? ordersByCountry('amout') : ordersByCountry(), unanswerable_reason: null } }))
+        .on('query_plan', (_req, n) => ({
+          json: { plan: n === 1 ? ordersByCountry('amout') : ordersByCountry(), unanswerable_reason: null },
+        }))
         .on('answer', { text: SUMMARY });
       const body = (await ask(app, 'Orders per country?')).json();
       expect(body.status).toBe('success');
@@ -247,7 +283,12 @@ describe('runs on sqlite', () => {
         .on('answer', { text: 'France placed 2 orders.' });
       const body = (await ask(app, 'How many orders came from France?')).json();
       expect(body.status).toBe('success');
-      expect(body.source).toEqual({ type: 'verified', id: 'orders_in_country', datasource_id: 'shop', params: { country: 'France' } });
+      expect(body.source).toEqual({
+        type: 'verified',
+        id: 'orders_in_country',
+        datasource_id: 'shop',
+        params: { country: 'France' },
+      });
       const sq = body.sub_queries[0];
       expect(sq.plan_source).toBe('verified');
       expect(sq.sql).toContain(':country');
@@ -279,7 +320,9 @@ describe('runs on sqlite', () => {
     const capped = { ...ds.config, limits: { row_cap: 2 } };
     const app = await startApp({ api: { role: 'analyst' }, datasources: [capped], llm: llm() });
     try {
-      scriptHappyPath(new PipelineModel(fake), allOrders()).on('answer', { text: 'The first 2 orders are shown; more exist.' });
+      scriptHappyPath(new PipelineModel(fake), allOrders()).on('answer', {
+        text: 'The first 2 orders are shown; more exist.',
+      });
       const body = (await ask(app, 'List all orders')).json();
       const sq = body.sub_queries[0];
       expect(sq.truncated).toBe(true);
@@ -298,7 +341,10 @@ describe('runs on sqlite', () => {
   it('reports row_cap null when the plan asks for fewer rows than the cap', async () => {
     const app = await appWith(ds);
     try {
-      const limited = P.query(P.select({ columns: [P.col('id')], from: P.table('orders') }), { orderBy: [P.order(P.col('id'))], limit: 1 });
+      const limited = P.query(P.select({ columns: [P.col('id')], from: P.table('orders') }), {
+        orderBy: [P.order(P.col('id'))],
+        limit: 1,
+      });
       scriptHappyPath(new PipelineModel(fake), limited).on('answer', { text: 'Order 1.' });
       const sq = (await ask(app, 'The first order')).json().sub_queries[0];
       expect(sq.row_cap).toBeNull();
@@ -312,7 +358,9 @@ describe('runs on sqlite', () => {
   it('decomposes a question into two sub-queries and answers both', async () => {
     const app = await appWith(ds);
     try {
-      const countCustomers = P.query(P.select({ columns: [P.item(P.countStar(), 'customers')], from: P.table('customers') }));
+      const countCustomers = P.query(
+        P.select({ columns: [P.item(P.countStar(), 'customers')], from: P.table('customers') }),
+      );
       new PipelineModel(fake)
         .on('decompose_question', {
           json: {
@@ -323,7 +371,10 @@ describe('runs on sqlite', () => {
           },
         })
         .on('query_plan', (req) => ({
-          json: { plan: questionOf(req).includes('customers are') ? countCustomers : ordersByCountry(), unanswerable_reason: null },
+          json: {
+            plan: questionOf(req).includes('customers are') ? countCustomers : ordersByCountry(),
+            unanswerable_reason: null,
+          },
         }))
         .on('answer', { text: 'There are 2 customers; France has 2 orders and Finland 1.' });
       const body = (await ask(app, 'How many customers are there, and how many orders per country?')).json();
@@ -379,7 +430,9 @@ describe('runs on sqlite', () => {
       const model = scriptHappyPath(new PipelineModel(fake));
       const body = (await ask(app, 'Orders per country, capped?')).json();
       expect(body.status).toBe('error');
-      expect(body.errors).toEqual([expect.objectContaining({ node: 'answer_synthesizer', error_code: 'RUN_CALL_LIMIT' })]);
+      expect(body.errors).toEqual([
+        expect.objectContaining({ node: 'answer_synthesizer', error_code: 'RUN_CALL_LIMIT' }),
+      ]);
       expect(model.counts).toEqual({ decompose_question: 1, query_plan: 1 });
       // The sub-query itself succeeded and its result was saved before the cap stopped the answer.
       expect(body.sub_queries[0].status).toBe('success');
@@ -400,7 +453,12 @@ describe('runs on sqlite', () => {
     try {
       const model = scriptHappyPath(new PipelineModel(fake));
       const events: string[] = [];
-      const handle = app.engine.start({ question: 'Orders per country?', datasourceId: null, execute: true, caller: { roles: ['analyst'], userId: null } });
+      const handle = app.engine.start({
+        question: 'Orders per country?',
+        datasourceId: null,
+        execute: true,
+        caller: { roles: ['analyst'], userId: null },
+      });
       handle.emitter.events$.subscribe((e) => events.push(e.name));
       const body = await handle.done;
       expect(body.status).toBe('error');

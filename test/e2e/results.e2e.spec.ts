@@ -17,11 +17,20 @@ beforeAll(async () => {
     datasources: [ds.config],
     llm: { provider: 'openai_compatible', model: 'fake-model', base_url: fake.openaiBaseUrl },
   });
-  const plan = P.query(P.select({ columns: [P.col('id'), P.col('customer_id'), P.col('amount')], from: P.table('orders') }), {
-    orderBy: [P.order(P.col('id'))],
+  const plan = P.query(
+    P.select({ columns: [P.col('id'), P.col('customer_id'), P.col('amount')], from: P.table('orders') }),
+    {
+      orderBy: [P.order(P.col('id'))],
+    },
+  );
+  new PipelineModel(fake)
+    .single('shop')
+    .on('query_plan', { json: { plan, unanswerable_reason: null } })
+    .on('answer', { text: 'Three orders.' });
+  const res = await http('POST', `${app.url}/api/v1/query`, {
+    body: { natural_language: 'List the orders' },
+    headers: { 'X-Roles': 'analyst' },
   });
-  new PipelineModel(fake).single('shop').on('query_plan', { json: { plan, unanswerable_reason: null } }).on('answer', { text: 'Three orders.' });
-  const res = await http('POST', `${app.url}/api/v1/query`, { body: { natural_language: 'List the orders' }, headers: { 'X-Roles': 'analyst' } });
   traceId = res.json().trace_id;
 });
 afterAll(async () => {
@@ -74,7 +83,12 @@ describe('CSV', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${traceId}_sq1.csv"`);
-    expect(res.text.trim().split(/\r?\n/)).toEqual(['id,customer_id,amount', '1,1,10.5', '2,1,20.0', '3,2,7.25']);
+    expect(res.text.trim().split(/\r?\n/)).toEqual([
+      'id,customer_id,amount',
+      '1,1,10.5',
+      '2,1,20.0',
+      '3,2,7.25',
+    ]);
   });
 });
 

@@ -9,7 +9,11 @@ import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 interface AdminRoute {
   readonly name: string;
   /** Sends the request; `n` makes ids unique per call. */
-  send(app: RunningApp, headers: Record<string, string>, n: number): Promise<{ status: number; text: string }>;
+  send(
+    app: RunningApp,
+    headers: Record<string, string>,
+    n: number,
+  ): Promise<{ status: number; text: string }>;
   /** Status when access is granted. */
   readonly granted: number;
 }
@@ -33,7 +37,10 @@ const ADMIN_ROUTES: AdminRoute[] = [
     granted: 200,
     send: async (app, headers, n) => {
       app.engine.addDatasource({ id: `victim_${n}`, type: 'sqlite', connection: { path: fixture } });
-      return http('DELETE', `${app.url}/api/v1/datasource/victim_${n}`, { socketPath: app.socketPath, headers });
+      return http('DELETE', `${app.url}/api/v1/datasource/victim_${n}`, {
+        socketPath: app.socketPath,
+        headers,
+      });
     },
   },
   {
@@ -49,17 +56,20 @@ const ADMIN_ROUTES: AdminRoute[] = [
   {
     name: 'POST /api/v1/index/{id}',
     granted: 200,
-    send: (app, headers) => http('POST', `${app.url}/api/v1/index/shop`, { socketPath: app.socketPath, headers }),
+    send: (app, headers) =>
+      http('POST', `${app.url}/api/v1/index/shop`, { socketPath: app.socketPath, headers }),
   },
   {
     name: 'POST /api/v1/index-all',
     granted: 200,
-    send: (app, headers) => http('POST', `${app.url}/api/v1/index-all`, { socketPath: app.socketPath, headers }),
+    send: (app, headers) =>
+      http('POST', `${app.url}/api/v1/index-all`, { socketPath: app.socketPath, headers }),
   },
   {
     name: 'DELETE /api/v1/index',
     granted: 200,
-    send: (app, headers) => http('DELETE', `${app.url}/api/v1/index`, { socketPath: app.socketPath, headers }),
+    send: (app, headers) =>
+      http('DELETE', `${app.url}/api/v1/index`, { socketPath: app.socketPath, headers }),
   },
 ];
 
@@ -138,7 +148,9 @@ describe('api.trust_body_role', () => {
         config: { id: `b_${n}`, type: 'sqlite', connection: { path: fixture } },
         user_context: { roles: ['admin'] },
       });
-      expect((await http('POST', `${trusted.url}/api/v1/datasource`, { body: body(++counter) })).status).toBe(200);
+      expect((await http('POST', `${trusted.url}/api/v1/datasource`, { body: body(++counter) })).status).toBe(
+        200,
+      );
       const viewer = { ...body(++counter), user_context: { roles: ['viewer'] } };
       expect((await http('POST', `${trusted.url}/api/v1/datasource`, { body: viewer })).status).toBe(403);
       const none = { config: body(++counter).config };
@@ -153,7 +165,10 @@ describe('api.trust_body_role', () => {
     try {
       const res = await http('POST', `${app.url}/api/v1/datasource`, {
         headers: { 'X-Roles': 'viewer' },
-        body: { config: { id: `h_${++counter}`, type: 'sqlite', connection: { path: fixture } }, user_context: { roles: ['admin'] } },
+        body: {
+          config: { id: `h_${++counter}`, type: 'sqlite', connection: { path: fixture } },
+          user_context: { roles: ['admin'] },
+        },
       });
       expect(res.status).toBe(403);
     } finally {
@@ -166,7 +181,15 @@ describe('routes that need no role', () => {
   it('serves health, ready and the datasource listing to anyone, even non-loopback', async () => {
     const app = await startApp({ ...base, api: { role_header: 'X-Roles' } }, { listen: 'unix' });
     try {
-      for (const path of ['/health', '/ready', '/api/v1/datasource', '/api/v1/datasource/shop', '/api/v1/llm', '/api/v1/llm/default', '/api/v1/index/status']) {
+      for (const path of [
+        '/health',
+        '/ready',
+        '/api/v1/datasource',
+        '/api/v1/datasource/shop',
+        '/api/v1/llm',
+        '/api/v1/llm/default',
+        '/api/v1/index/status',
+      ]) {
         const res = await http('GET', `${app.url}${path}`, { socketPath: app.socketPath });
         expect({ path, status: res.status }).toEqual({ path, status: 200 });
       }

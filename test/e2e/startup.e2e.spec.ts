@@ -15,11 +15,23 @@ function startService(configYaml: string | null, extraEnv: NodeJS.ProcessEnv = {
   const dir = mkdtempSync(join(tmpdir(), 'nl2sql-start-'));
   if (configYaml !== null) writeFileSync(join(dir, 'nl2sql.yaml'), configYaml);
   const { NL2SQL_CONFIG: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, ['-r', require.resolve('@swc-node/register'), join(ROOT, 'src', 'main.ts')], {
-    cwd: dir,
-    env: { ...env, PORT: '0', HOST: '127.0.0.1', NL2SQL_LOG_FORMAT: 'json', NL2SQL_LOG_LEVEL: 'info', SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', require.resolve('@swc-node/register'), join(ROOT, 'src', 'main.ts')],
+    {
+      cwd: dir,
+      env: {
+        ...env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        NL2SQL_LOG_FORMAT: 'json',
+        NL2SQL_LOG_LEVEL: 'info',
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -73,9 +85,12 @@ describe('start-up as a real process', () => {
   }, 180_000);
 
   it('refuses to start when a required datasource fails, naming it and the reason', async () => {
-    const svc = startService(`datasources:\n  - id: shop\n    type: sqlite\n    connection: { path: ${sqlite} }${deadPg(true)}\n`, {
-      WAREHOUSE_PW: 'pw-that-must-not-leak',
-    });
+    const svc = startService(
+      `datasources:\n  - id: shop\n    type: sqlite\n    connection: { path: ${sqlite} }${deadPg(true)}\n`,
+      {
+        WAREHOUSE_PW: 'pw-that-must-not-leak',
+      },
+    );
     const code = await svc.exited;
     expect(code).not.toBe(0);
     expect(svc.output()).toMatch(/required datasource failed: 'warehouse' \(.+\)/);
@@ -83,9 +98,12 @@ describe('start-up as a real process', () => {
   });
 
   it('serves the others when an optional datasource fails, and reports it failed with its reason', async () => {
-    const svc = startService(`datasources:\n  - id: shop\n    type: sqlite\n    connection: { path: ${sqlite} }${deadPg(false)}\n`, {
-      WAREHOUSE_PW: 'pw-that-must-not-leak',
-    });
+    const svc = startService(
+      `datasources:\n  - id: shop\n    type: sqlite\n    connection: { path: ${sqlite} }${deadPg(false)}\n`,
+      {
+        WAREHOUSE_PW: 'pw-that-must-not-leak',
+      },
+    );
     try {
       const url = await svc.serving;
       const ready = await http('GET', `${url}/ready`);
@@ -110,7 +128,9 @@ describe('start-up as a real process', () => {
   });
 
   it('refuses to start on a config error, with the count and path of each problem', async () => {
-    const svc = startService(`tenant_idd: x\ndatasources:\n  - id: shop\n    type: sqlite\n    conection: {}\n`);
+    const svc = startService(
+      `tenant_idd: x\ndatasources:\n  - id: shop\n    type: sqlite\n    conection: {}\n`,
+    );
     expect(await svc.exited).not.toBe(0);
     const out = svc.output();
     expect(out).toContain('3 problems');

@@ -28,7 +28,10 @@ beforeEach(() => fake.reset());
 
 describe('the event stream', () => {
   it('sends run.started first, steps in order, deltas that rebuild the answer, and one run.finished last', async () => {
-    new PipelineModel(fake).single('shop').on('query_plan', { json: { plan, unanswerable_reason: null } }).on('answer', { text: SUMMARY });
+    new PipelineModel(fake)
+      .single('shop')
+      .on('query_plan', { json: { plan, unanswerable_reason: null } })
+      .on('answer', { text: SUMMARY });
     const sse = openSse(`${app.url}/api/v1/query/stream`, { natural_language: 'How many orders are there?' });
     expect(await sse.status).toBe(200);
     const headers = await sse.headers;
@@ -46,8 +49,19 @@ describe('the event stream', () => {
     expect(traceIds.size).toBe(1);
 
     const steps = sse.events.filter((e) => e.event === 'node.started').map((e) => e.data.data.node);
-    expect(steps).toEqual(['datasource_resolver', 'decomposer', 'verified_resolver', 'ast_planner', 'logical_validator', 'generator', 'executor', 'answer_synthesizer']);
-    const finishedOk = sse.events.filter((e) => e.event === 'node.finished').every((e) => e.data.data.ok === true);
+    expect(steps).toEqual([
+      'datasource_resolver',
+      'decomposer',
+      'verified_resolver',
+      'ast_planner',
+      'logical_validator',
+      'generator',
+      'executor',
+      'answer_synthesizer',
+    ]);
+    const finishedOk = sse.events
+      .filter((e) => e.event === 'node.finished')
+      .every((e) => e.data.data.ok === true);
     expect(finishedOk).toBe(true);
     // The manifest comes before the answer, so a client may page rows while the answer streams.
     expect(names.indexOf('result.manifest')).toBeLessThan(names.indexOf('answer.delta'));
@@ -57,14 +71,25 @@ describe('the event stream', () => {
     expect(final.duration_s).toEqual(expect.any(Number));
     const result = final.result;
     const join = (field: string) =>
-      sse.events.filter((e) => e.event === 'answer.delta' && e.data.data.field === field).map((e) => e.data.data.text).join('');
-    expect(sse.events.filter((e) => e.event === 'answer.delta' && e.data.data.field === 'summary').length).toBeGreaterThan(1);
+      sse.events
+        .filter((e) => e.event === 'answer.delta' && e.data.data.field === field)
+        .map((e) => e.data.data.text)
+        .join('');
+    expect(
+      sse.events.filter((e) => e.event === 'answer.delta' && e.data.data.field === 'summary').length,
+    ).toBeGreaterThan(1);
     expect(join('summary')).toBe(result.final_answer.summary);
     expect(join('content')).toBe(result.final_answer.content);
     expect(result.final_answer.summary).toBe(SUMMARY);
-    expect(sse.events.find((e) => e.event === 'result.manifest')!.data.data.results).toEqual(result.result_manifest);
+    expect(sse.events.find((e) => e.event === 'result.manifest')!.data.data.results).toEqual(
+      result.result_manifest,
+    );
     // The streamed answer reports the same usage as an unstreamed call would.
-    expect(result.usage.nodes.answer_synthesizer).toMatchObject({ calls: 1, input_tokens: 100, output_tokens: 20 });
+    expect(result.usage.nodes.answer_synthesizer).toMatchObject({
+      calls: 1,
+      input_tokens: 100,
+      output_tokens: 20,
+    });
   });
 
   it('ends a failed run with run.finished status error, not an HTTP error', async () => {
@@ -93,7 +118,10 @@ describe('the event stream', () => {
   });
 
   it('answers 401 without a role, before any event', async () => {
-    const noRole = await startApp({ datasources: [(await shopOn('sqlite')).config], llm: { provider: 'openai_compatible', model: 'm', base_url: fake.openaiBaseUrl } });
+    const noRole = await startApp({
+      datasources: [(await shopOn('sqlite')).config],
+      llm: { provider: 'openai_compatible', model: 'm', base_url: fake.openaiBaseUrl },
+    });
     try {
       const sse = openSse(`${noRole.url}/api/v1/query/stream`, { natural_language: 'x' });
       expect(await sse.status).toBe(401);

@@ -20,10 +20,20 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export async function startApp(raw: Record<string, unknown>, opts: { listen?: 'tcp' | 'unix'; env?: NodeJS.ProcessEnv } = {}): Promise<RunningApp> {
+export async function startApp(
+  raw: Record<string, unknown>,
+  opts: { listen?: 'tcp' | 'unix'; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningApp> {
   const dir = mkdtempSync(join(tmpdir(), 'nl2sql-app-'));
   const config = parseConfig(
-    { storage: { results: { path: join(dir, 'results') }, traces: { path: join(dir, 'traces') }, index: { path: join(dir, 'index') } }, ...raw },
+    {
+      storage: {
+        results: { path: join(dir, 'results') },
+        traces: { path: join(dir, 'traces') },
+        index: { path: join(dir, 'index') },
+      },
+      ...raw,
+    },
     'test config',
     { baseDir: dir },
   );

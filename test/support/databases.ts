@@ -26,7 +26,8 @@ export interface ShopDatasource {
   drop(): Promise<void>;
 }
 
-const unique = (prefix: string) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
+const unique = (prefix: string) =>
+  `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
 
 const DDL = (intType: string, textType: string, realType: string) => [
   `CREATE TABLE customers (id ${intType} PRIMARY KEY, name ${textType} NOT NULL, country ${textType})`,
@@ -35,7 +36,10 @@ const DDL = (intType: string, textType: string, realType: string) => [
   `INSERT INTO orders VALUES ${SHOP_ROWS.orders.map((r) => `(${r.join(', ')})`).join(', ')}`,
 ];
 
-export async function shopOn(type: 'sqlite' | 'duckdb' | 'postgres' | 'mysql', id = 'shop'): Promise<ShopDatasource> {
+export async function shopOn(
+  type: 'sqlite' | 'duckdb' | 'postgres' | 'mysql',
+  id = 'shop',
+): Promise<ShopDatasource> {
   if (type === 'sqlite') {
     return { config: { id, type, connection: { path: makeSqliteFixture() } }, drop: async () => undefined };
   }
@@ -51,14 +55,21 @@ export async function shopOn(type: 'sqlite' | 'duckdb' | 'postgres' | 'mysql', i
   const database = unique('nl2sql_shop');
   const admin =
     type === 'postgres'
-      ? knex({ client: 'pg', connection: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' } })
+      ? knex({
+          client: 'pg',
+          connection: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' },
+        })
       : knex({ client: 'mysql2', connection: { host: '127.0.0.1', port: 3306, user: 'root', password: '' } });
   await admin.raw(`CREATE DATABASE ${database}`);
   const db =
     type === 'postgres'
       ? knex({ client: 'pg', connection: { host: '127.0.0.1', port: 5432, user: 'postgres', database } })
-      : knex({ client: 'mysql2', connection: { host: '127.0.0.1', port: 3306, user: 'root', password: '', database } });
-  for (const sql of DDL('INTEGER', 'VARCHAR(64)', type === 'postgres' ? 'DOUBLE PRECISION' : 'DOUBLE')) await db.raw(sql);
+      : knex({
+          client: 'mysql2',
+          connection: { host: '127.0.0.1', port: 3306, user: 'root', password: '', database },
+        });
+  for (const sql of DDL('INTEGER', 'VARCHAR(64)', type === 'postgres' ? 'DOUBLE PRECISION' : 'DOUBLE'))
+    await db.raw(sql);
   await db.destroy();
   const connection =
     type === 'postgres'
@@ -68,7 +79,9 @@ export async function shopOn(type: 'sqlite' | 'duckdb' | 'postgres' | 'mysql', i
     config: { id, type, connection },
     drop: async () => {
       if (type === 'postgres') {
-        await admin.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?`, [database]);
+        await admin.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?`, [
+          database,
+        ]);
       }
       await admin.raw(`DROP DATABASE IF EXISTS ${database}`);
       await admin.destroy();

@@ -24,7 +24,9 @@ export function userText(req: RecordedRequest): string {
   const msgs: any[] = req.body?.messages ?? [];
   return msgs
     .filter((m) => m.role === 'user')
-    .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: any) => c.text ?? '').join('')))
+    .map((m) =>
+      typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: any) => c.text ?? '').join(''),
+    )
     .join('\n');
 }
 
@@ -37,7 +39,9 @@ export class PipelineModel {
       const step = stepOf(req);
       const n = (this.counts[step] = (this.counts[step] ?? 0) + 1);
       const responder = this.responders.get(step);
-      return responder ? responder(req, n) : { status: 500, body: { error: { message: `unscripted step ${step}` } } };
+      return responder
+        ? responder(req, n)
+        : { status: 500, body: { error: { message: `unscripted step ${step}` } } };
     });
   }
 
@@ -48,7 +52,9 @@ export class PipelineModel {
 
   /** One sub-query with the question as its intent, on the given datasource. */
   single(datasourceId: string): this {
-    return this.on('decompose_question', (req) => ({ json: { sub_queries: [{ intent: questionOf(req), datasource_id: datasourceId }] } }));
+    return this.on('decompose_question', (req) => ({
+      json: { sub_queries: [{ intent: questionOf(req), datasource_id: datasourceId }] },
+    }));
   }
 
   requestsOf(step: Step): RecordedRequest[] {

@@ -30,7 +30,13 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
   const ended = new Promise<void>((r) => (resolveEnded = r));
   const payload = JSON.stringify(body);
   const req: ClientRequest = request(
-    { method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, headers: { 'content-type': 'application/json', ...headers } },
+    {
+      method: 'POST',
+      hostname: u.hostname,
+      port: u.port,
+      path: u.pathname,
+      headers: { 'content-type': 'application/json', ...headers },
+    },
     (res) => {
       resolveStatus(res.statusCode ?? 0);
       resolveHeaders(res.headers);

@@ -7,5 +7,6 @@ export class ApiHttpError extends HttpException {
   }
 }
 
-export const unauthorized = (detail: string) => new ApiHttpError(HttpStatus.UNAUTHORIZED, 'ROLE_REQUIRED', detail);
+export const unauthorized = (detail: string) =>
+  new ApiHttpError(HttpStatus.UNAUTHORIZED, 'ROLE_REQUIRED', detail);
 export const forbidden = (detail: string) => new ApiHttpError(HttpStatus.FORBIDDEN, 'ROLE_FORBIDDEN', detail);

@@ -35,7 +35,11 @@ export class HttpErrorFilter implements ExceptionFilter {
       const response = exception.getResponse();
       if (typeof response === 'object' && response && 'detail' in response) return { status, body: response };
       const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
-      const detail = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message;
+      const detail = Array.isArray(message)
+        ? message.join('; ')
+        : typeof message === 'string'
+          ? message
+          : exception.message;
       const code = status === Number(HttpStatus.UNPROCESSABLE_ENTITY) ? 'REQUEST_INVALID' : httpCode(status);
       return { status, body: { detail: redact(detail), error_code: code } };
     }
@@ -44,8 +48,16 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (status !== null && exception instanceof Error) {
       return { status, body: { detail: redact(exception.message), error_code: code } };
     }
-    log.error('unexpected failure', { request_id: req.id, method: req.method, path: req.path, error: describe(exception) });
-    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: GENERIC_500, error_code: 'INTERNAL_ERROR' } };
+    log.error('unexpected failure', {
+      request_id: req.id,
+      method: req.method,
+      path: req.path,
+      error: describe(exception),
+    });
+    return {
+      status: HttpStatus.INTERNAL_SERVER_ERROR,
+      body: { detail: GENERIC_500, error_code: 'INTERNAL_ERROR' },
+    };
   }
 }
 

@@ -32,9 +32,16 @@ export function resolveRoles(api: AppConfig['api'], req: Request): CallerRoles {
     const ctx = (req.body as { user_context?: unknown } | undefined)?.user_context;
     if (ctx && typeof ctx === 'object') {
       const list = (ctx as { roles?: unknown }).roles;
-      const roles = Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+      const roles = Array.isArray(list)
+        ? list.filter((r): r is string => typeof r === 'string' && r.trim() !== '')
+        : [];
       const userId = (ctx as { user_id?: unknown }).user_id;
-      if (roles.length) return { roles: roles.map((r) => r.trim()), source: 'body', userId: typeof userId === 'string' ? userId : null };
+      if (roles.length)
+        return {
+          roles: roles.map((r) => r.trim()),
+          source: 'body',
+          userId: typeof userId === 'string' ? userId : null,
+        };
     }
   }
   return { roles: null, source: null, userId: null };

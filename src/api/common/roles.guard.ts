@@ -3,14 +3,27 @@
  * result routes need some role), `admin` (role in policies.admin_roles; with no role source
  * configured, loopback clients only). The resolved roles are attached to the request for handlers.
  */
-import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  type ExecutionContext,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Engine } from '../../engine/engine';
 import { ErrorBody } from './error-body.dto';
 import { forbidden, unauthorized } from './http-errors';
-import { type CallerRoles, isLoopback, resolveRoles, ROLE_KEYS_HINT, roleSourceConfigured } from './role-resolver';
+import {
+  type CallerRoles,
+  isLoopback,
+  resolveRoles,
+  ROLE_KEYS_HINT,
+  roleSourceConfigured,
+} from './role-resolver';
 
 export type Access = 'any' | 'admin';
 const ACCESS = 'nl2sql:access';
@@ -34,7 +47,8 @@ export const AdminOnly = () =>
     UseGuards(RolesGuard),
     ApiUnauthorizedResponse({ description: 'No role', type: ErrorBody }),
     ApiForbiddenResponse({
-      description: 'Role not in policies.admin_roles, or a non-loopback client with no role source configured',
+      description:
+        'Role not in policies.admin_roles, or a non-loopback client with no role source configured',
       type: ErrorBody,
     }),
   );
@@ -47,7 +61,10 @@ export class RolesGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!access) return true;
     const req = context.switchToHttp().getRequest<RequestWithRoles>();
     const api = this.engine.config.api;

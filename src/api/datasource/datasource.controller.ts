@@ -21,17 +21,30 @@ export class DatasourceController {
   @HttpCode(200)
   @AdminOnly()
   @ApiOkResponse({ type: DatasourceResponse })
-  @ApiUnprocessableEntityResponse({ description: 'The config is not a valid datasource entry', type: ErrorBody })
+  @ApiUnprocessableEntityResponse({
+    description: 'The config is not a valid datasource entry',
+    type: ErrorBody,
+  })
   addDatasource(@Body() body: DatasourceRequest, @Req() req: RequestWithRoles): DatasourceResponse {
     try {
       const added = this.engine.addDatasource(body.config, { roles: req.caller?.roles ?? [] });
-      return { success: true, message: `datasource '${added.id}' added (not connected, not indexed)`, datasource_id: added.id };
+      return {
+        success: true,
+        message: `datasource '${added.id}' added (not connected, not indexed)`,
+        datasource_id: added.id,
+      };
     } catch (err) {
       // Schema problems name keys only, never values, so they are safe to return (422). Any other
       // failure may hold a connection string: it is logged here and answered with a generic 500.
       if (err instanceof ConfigError) throw err;
-      log.error('adding a datasource failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      throw new ApiHttpError(500, 'DATASOURCE_ADD_FAILED', `${GENERIC_500} (the datasource could not be added)`);
+      log.error('adding a datasource failed', {
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
+      throw new ApiHttpError(
+        500,
+        'DATASOURCE_ADD_FAILED',
+        `${GENERIC_500} (the datasource could not be added)`,
+      );
     }
   }
 
@@ -54,7 +67,10 @@ export class DatasourceController {
   @AdminOnly()
   @ApiOkResponse({ type: DatasourceResponse })
   @ApiNotFoundResponse({ type: ErrorBody })
-  async deleteDatasource(@Param('datasource_id') id: string, @Req() req: RequestWithRoles): Promise<DatasourceResponse> {
+  async deleteDatasource(
+    @Param('datasource_id') id: string,
+    @Req() req: RequestWithRoles,
+  ): Promise<DatasourceResponse> {
     await this.engine.removeDatasource(id, { roles: req.caller?.roles ?? [] });
     return { success: true, message: `datasource '${id}' removed`, datasource_id: id };
   }

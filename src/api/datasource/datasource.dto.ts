@@ -26,7 +26,11 @@ export class ListedDatasourceDto {
   @ApiProperty({ nullable: true, type: String }) description!: string | null;
   @ApiProperty({ enum: ['ready', 'failed', 'unchecked'] }) status!: string;
   @ApiProperty({ type: [String], example: ['supports_sql'] }) capabilities!: string[];
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Connection with every secret masked as ***' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Connection with every secret masked as ***',
+  })
   connection!: Record<string, unknown>;
   @ApiProperty({ nullable: true, type: String, description: 'Why the datasource failed, or null' })
   reason!: string | null;

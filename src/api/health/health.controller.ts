@@ -35,7 +35,9 @@ export class HealthController {
   @ApiOkResponse({ type: ReadinessBody })
   @ApiServiceUnavailableResponse({ type: ReadinessBody })
   ready(@Res({ passthrough: true }) res: Response): ReadinessBody {
-    const datasources = this.engine.listDatasources().map((d) => ({ id: d.id, status: d.status, reason: d.reason }));
+    const datasources = this.engine
+      .listDatasources()
+      .map((d) => ({ id: d.id, status: d.status, reason: d.reason }));
     const ok = datasources.some((d) => d.status === 'ready');
     if (!ok) res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return { status: ok ? 'ready' : 'not_ready', datasources };

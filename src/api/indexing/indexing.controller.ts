@@ -22,7 +22,10 @@ class IndexDatasourceResponse {
 class IndexingResults {
   @ApiProperty({ type: 'array', items: obj }) stats!: unknown[];
   @ApiProperty({ type: 'array', items: obj }) empty!: unknown[];
-  @ApiProperty({ type: 'array', items: { type: 'object', properties: { datasource_id: { type: 'string' }, error: { type: 'string' } } } })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', properties: { datasource_id: { type: 'string' }, error: { type: 'string' } } },
+  })
   errors!: unknown[];
 }
 
@@ -60,16 +63,28 @@ export class IndexingController {
   @HttpCode(200)
   @AdminOnly()
   @ApiOkResponse({ type: IndexDatasourceResponse })
-  @ApiInternalServerErrorResponse({ description: 'The datasource failed to index; the detail names the reason', type: ErrorBody })
+  @ApiInternalServerErrorResponse({
+    description: 'The datasource failed to index; the detail names the reason',
+    type: ErrorBody,
+  })
   async indexDatasource(@Param('datasource_id') id: string): Promise<IndexDatasourceResponse> {
     try {
       const stats = await this.engine.indexDatasource(id);
-      return { success: true, datasource_id: id, indexing_stats: stats, message: `indexed '${id}': ${stats.entries} entries` };
+      return {
+        success: true,
+        datasource_id: id,
+        indexing_stats: stats,
+        message: `indexed '${id}': ${stats.entries} entries`,
+      };
     } catch (err) {
       const reason = redact(err instanceof Error ? err.message : String(err));
       log.warn('indexing failed', { datasource_id: id, reason });
       const code = (err as { code?: unknown }).code;
-      throw new ApiHttpError(500, typeof code === 'string' ? code : 'INDEX_BUILD_FAILED', `indexing '${id}' failed: ${reason}`);
+      throw new ApiHttpError(
+        500,
+        typeof code === 'string' ? code : 'INDEX_BUILD_FAILED',
+        `indexing '${id}' failed: ${reason}`,
+      );
     }
   }
 

@@ -1,5 +1,11 @@
 import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
-import { ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { Engine } from '../../engine/engine';
 import type { AgentEntry, LLMChange } from '../../engine/llm';
 import { ErrorBody } from '../common/error-body.dto';
@@ -17,12 +23,23 @@ export class LlmController {
   @AdminOnly()
   @ApiBody({ type: LlmSectionDto })
   @ApiOkResponse({ type: LlmChangeDto })
-  @ApiUnprocessableEntityResponse({ description: 'Invalid section, provider not installed, or a key that does not resolve', type: ErrorBody })
+  @ApiUnprocessableEntityResponse({
+    description: 'Invalid section, provider not installed, or a key that does not resolve',
+    type: ErrorBody,
+  })
   replaceLlm(@Body() body: unknown, @Req() req: RequestWithRoles): LLMChange {
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new ApiHttpError(422, 'CONFIG_INVALID', 'the body must be the llm section: a JSON object with provider and model');
+      throw new ApiHttpError(
+        422,
+        'CONFIG_INVALID',
+        'the body must be the llm section: a JSON object with provider and model',
+      );
     }
-    return this.engine.llm.replace({ ...(body as Record<string, unknown>) }, { user_id: req.caller?.userId ?? null, roles: req.caller?.roles ?? [] }, 'api');
+    return this.engine.llm.replace(
+      { ...(body as Record<string, unknown>) },
+      { user_id: req.caller?.userId ?? null, roles: req.caller?.roles ?? [] },
+      'api',
+    );
   }
 
   /** Every agent's provider and model, default first. Never a key. */

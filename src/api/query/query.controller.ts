@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Engine } from '../../engine/engine';
 import type { RunRequest } from '../../engine/pipeline/run-state';
@@ -55,7 +61,11 @@ export class QueryController {
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'text/csv, header row first', schema: { type: 'string' } })
   @ApiNotFoundResponse({ type: ErrorBody })
-  async resultCsv(@Param('request_id') requestId: string, @Param('result_id') resultId: string, @Res() res: Response): Promise<void> {
+  async resultCsv(
+    @Param('request_id') requestId: string,
+    @Param('result_id') resultId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     const csv = await this.engine.results.streamCsv(this.engine.tenantId, requestId, resultId);
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
@@ -75,7 +85,10 @@ export class QueryController {
     @Param('result_id') resultId: string,
     @Query() page: ResultPageQuery,
   ): Promise<ResultPage> {
-    return this.engine.results.readPage(this.engine.tenantId, requestId, resultId, { offset: page.offset, limit: page.limit });
+    return this.engine.results.readPage(this.engine.tenantId, requestId, resultId, {
+      offset: page.offset,
+      limit: page.limit,
+    });
   }
 }
 

@@ -4,7 +4,16 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 const obj = { type: 'object', additionalProperties: true } as const;
 
@@ -28,7 +37,8 @@ export class QueryRequest {
   @ApiPropertyOptional({
     ...obj,
     nullable: true,
-    description: 'Ignored unless api.trust_body_role is true; then an RBAC payload holding a list under `roles`',
+    description:
+      'Ignored unless api.trust_body_role is true; then an RBAC payload holding a list under `roles`',
   })
   @IsOptional()
   @IsObject()
@@ -53,12 +63,16 @@ export class SubQueryResponseDto {
   @ApiPropertyOptional({ nullable: true, type: String }) sql?: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) datasource_id?: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) schema_version?: string | null;
-  @ApiPropertyOptional({ ...obj, nullable: true, description: 'The validated plan' }) plan?: Record<string, unknown> | null;
+  @ApiPropertyOptional({ ...obj, nullable: true, description: 'The validated plan' }) plan?: Record<
+    string,
+    unknown
+  > | null;
   @ApiPropertyOptional({ type: [ValidationCheckDto] }) validation?: ValidationCheckDto[];
   @ApiPropertyOptional({ type: RowSampleDto, nullable: true }) rows?: RowSampleDto | null;
   @ApiPropertyOptional({ enum: ['success', 'error', 'dropped'] }) status?: string;
   @ApiPropertyOptional() retry_count?: number;
-  @ApiPropertyOptional({ enum: ['llm', 'cache', 'verified', 'supplied', 'approved', 'chosen'] }) plan_source?: string;
+  @ApiPropertyOptional({ enum: ['llm', 'cache', 'verified', 'supplied', 'approved', 'chosen'] })
+  plan_source?: string;
   @ApiPropertyOptional({ nullable: true, type: Number }) row_cap?: number | null;
   @ApiPropertyOptional() truncated?: boolean;
 }
@@ -77,7 +91,8 @@ export class PipelineErrorDto {
   @ApiProperty({ example: 'PROVIDER_AUTH_FAILED' }) error_code!: string;
   @ApiProperty({ example: 'ERROR' }) severity!: string;
   @ApiProperty({ nullable: true, type: String }) provider!: string | null;
-  @ApiProperty({ nullable: true, description: 'The provider answer, keys redacted' }) provider_response!: unknown;
+  @ApiProperty({ nullable: true, description: 'The provider answer, keys redacted' })
+  provider_response!: unknown;
 }
 
 export class RunWarningDto {
@@ -118,7 +133,8 @@ export class UsageRecordDto {
   @ApiProperty() reasoning_tokens!: number;
   @ApiProperty() total_tokens!: number;
   @ApiProperty() latency_s!: number;
-  @ApiProperty({ nullable: true, type: Number, description: 'USD; null when a model has no price' }) cost!: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'USD; null when a model has no price' }) cost!:
+    number | null;
 }
 
 export class CallRecordDto {
@@ -151,10 +167,17 @@ export class QueryResponseDto {
   @ApiPropertyOptional({ description: 'Trace id; the request_id of the result routes' }) trace_id?: string;
   @ApiPropertyOptional({ type: 'array', items: obj }) reasoning?: Record<string, unknown>[];
   @ApiPropertyOptional({ type: [RunWarningDto] }) warnings?: RunWarningDto[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/ArtifactRefDto' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/ArtifactRefDto' },
+  })
   artifact_refs?: Record<string, ArtifactRefDto>;
   @ApiPropertyOptional({ enum: ['success', 'error', 'plan_only'] }) status?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'number' }, description: 'Seconds per node' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description: 'Seconds per node',
+  })
   timings?: Record<string, number>;
   @ApiPropertyOptional({ type: QuestionUsageDto }) usage?: QuestionUsageDto;
   @ApiPropertyOptional({ nullable: true, type: String }) trace_path?: string | null;

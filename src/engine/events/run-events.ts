@@ -19,8 +19,18 @@ export interface RunEventMap {
   'node.finished': { node: string; sub_query_id: string | null; seconds: number; ok: boolean };
   'result.manifest': { results: unknown[] };
   'answer.delta': { field: 'summary' | 'content'; text: string };
-  'sanity.flagged': { check: string; message: string; sub_query_id: string | null; detail: Record<string, unknown> | null };
-  'run.limit_reached': { limit: 'max_cost_usd' | 'max_model_calls'; value: number; used: number; node: string };
+  'sanity.flagged': {
+    check: string;
+    message: string;
+    sub_query_id: string | null;
+    detail: Record<string, unknown> | null;
+  };
+  'run.limit_reached': {
+    limit: 'max_cost_usd' | 'max_model_calls';
+    value: number;
+    used: number;
+    node: string;
+  };
   'run.finished': { status: string; duration_s: number; result: unknown; [k: string]: unknown };
   'run.failed': { message: string; error_code: string; user_id?: string | null; roles?: readonly string[] };
 }
@@ -53,8 +63,15 @@ export class RunEventEmitter {
 
   emit<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
     if (this.ended) return;
-    const event = { name, at: new Date().toISOString(), trace_id: this.traceId, tenant_id: this.tenantId, data } as RunEvent;
-    if (name === 'run.failed') (event.data as RunEventMap['run.failed']).message = redact((data as RunEventMap['run.failed']).message);
+    const event = {
+      name,
+      at: new Date().toISOString(),
+      trace_id: this.traceId,
+      tenant_id: this.tenantId,
+      data,
+    } as RunEvent;
+    if (name === 'run.failed')
+      (event.data as RunEventMap['run.failed']).message = redact((data as RunEventMap['run.failed']).message);
     this.subject.next(event);
     if (TERMINAL_EVENTS.includes(name)) {
       this.ended = true;

@@ -57,7 +57,8 @@ export interface QuestionEntryMeta {
   readonly sql?: string;
 }
 
-export type EntryMeta = DatasourceEntryMeta | TableEntryMeta | ColumnEntryMeta | RelationshipEntryMeta | QuestionEntryMeta;
+export type EntryMeta =
+  DatasourceEntryMeta | TableEntryMeta | ColumnEntryMeta | RelationshipEntryMeta | QuestionEntryMeta;
 
 export interface EntryDraft {
   readonly kind: EntryKind;
@@ -88,10 +89,18 @@ export function buildEntries(snapshot: SchemaSnapshot, meta: DatasourceMeta = {}
   out.push({
     kind: 'schema.datasource',
     key: snapshot.datasourceId,
-    text: [`datasource ${spelled(snapshot.datasourceId)}`, meta.description ?? '', `tables: ${tableNames.join(', ')}`]
+    text: [
+      `datasource ${spelled(snapshot.datasourceId)}`,
+      meta.description ?? '',
+      `tables: ${tableNames.join(', ')}`,
+    ]
       .filter(Boolean)
       .join('. '),
-    meta: { description: meta.description ?? null, dialect: snapshot.dialect, schemaVersion: snapshot.schemaVersion },
+    meta: {
+      description: meta.description ?? null,
+      dialect: snapshot.dialect,
+      schemaVersion: snapshot.schemaVersion,
+    },
   });
   for (const t of snapshot.tables) {
     const tk = tableKey(t);

@@ -99,7 +99,11 @@ export class IndexService {
   }
 
   /** Builds one datasource's entries beside its live ones and switches them in when all are written. */
-  indexDatasource(datasourceId: string, snapshot: SchemaSnapshot, meta: DatasourceMeta = {}): Promise<IndexingStats> {
+  indexDatasource(
+    datasourceId: string,
+    snapshot: SchemaSnapshot,
+    meta: DatasourceMeta = {},
+  ): Promise<IndexingStats> {
     return this.serial(async () => {
       const stats = await this.build(datasourceId, snapshot, meta);
       await this.reload();
@@ -122,7 +126,8 @@ export class IndexService {
           const snapshot = typeof target.snapshot === 'function' ? await target.snapshot() : target.snapshot;
           const s = await this.build(target.datasourceId, snapshot, target.meta ?? {});
           stats.push(s);
-          if (!snapshot.tables.length) empty.push({ datasource_id: target.datasourceId, reason: 'no tables found' });
+          if (!snapshot.tables.length)
+            empty.push({ datasource_id: target.datasourceId, reason: 'no tables found' });
         } catch (err) {
           const e = asEngineError(err, target.datasourceId);
           this.options.logger?.warn(`index build of ${target.datasourceId} failed: ${e.message}`);
@@ -146,7 +151,12 @@ export class IndexService {
     return this.serial(async () => {
       const r = await this.options.store.clear(this.namespace);
       await this.reload();
-      return { namespace: this.namespace, removed_entries: r.entries, removed_builds: r.builds, datasources: r.datasources };
+      return {
+        namespace: this.namespace,
+        removed_entries: r.entries,
+        removed_builds: r.builds,
+        datasources: r.datasources,
+      };
     });
   }
 
@@ -181,7 +191,11 @@ export class IndexService {
     return this.current.linkSchema(question, datasourceId, options);
   }
 
-  private async build(datasourceId: string, snapshot: SchemaSnapshot, meta: DatasourceMeta): Promise<IndexingStats> {
+  private async build(
+    datasourceId: string,
+    snapshot: SchemaSnapshot,
+    meta: DatasourceMeta,
+  ): Promise<IndexingStats> {
     if (snapshot.datasourceId !== datasourceId) {
       throw new EngineError(
         'INDEX_SNAPSHOT_MISMATCH',
@@ -201,7 +215,11 @@ export class IndexService {
       for (let start = 0; start < drafts.length; start += this.batchSize) {
         const batch = drafts.slice(start, start + this.batchSize);
         const vectors = await embedder.embed(batch.map((d) => d.text));
-        const entries: StoredEntry[] = batch.map((d, i) => ({ ...d, datasourceId, vector: vectors[i] ?? new Float32Array() }));
+        const entries: StoredEntry[] = batch.map((d, i) => ({
+          ...d,
+          datasourceId,
+          vector: vectors[i] ?? new Float32Array(),
+        }));
         await store.appendEntries(buildId, this.scope, datasourceId, entries);
         const done = start + batch.length;
         if (long && done >= nextReport) {
@@ -251,9 +269,12 @@ export class IndexService {
 /** Keeps an engine error's code (a provider failure stays PROVIDER_*); anything else is INDEX_BUILD_FAILED. */
 function asEngineError(err: unknown, datasourceId: string): EngineError {
   if (err instanceof EngineError) return err;
-  const code = typeof (err as { code?: unknown })?.code === 'string' && /^[A-Z_]+$/.test((err as { code: string }).code)
-    ? (err as { code: string }).code
-    : 'INDEX_BUILD_FAILED';
+  const code =
+    typeof (err as { code?: unknown })?.code === 'string' && /^[A-Z_]+$/.test((err as { code: string }).code)
+      ? (err as { code: string }).code
+      : 'INDEX_BUILD_FAILED';
   const message = redact(err instanceof Error ? err.message : String(err));
-  return new EngineError(code, `index build of ${datasourceId} failed: ${message}`, { datasource_id: datasourceId });
+  return new EngineError(code, `index build of ${datasourceId} failed: ${message}`, {
+    datasource_id: datasourceId,
+  });
 }

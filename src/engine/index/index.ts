@@ -56,10 +56,24 @@ export function createIndexService(
 }
 
 export { IndexService } from './index-service';
-export type { IndexingStats, IndexAllResult, IndexTarget, ClearIndexResult, IndexLogger, IndexServiceOptions } from './index-service';
+export type {
+  IndexingStats,
+  IndexAllResult,
+  IndexTarget,
+  ClearIndexResult,
+  IndexLogger,
+  IndexServiceOptions,
+} from './index-service';
 export type { IndexStatus, IndexProblem, IndexState, ConfiguredDatasource } from './status';
 export { Retriever, POOLED } from './retriever';
-export type { RankedDatasource, SchemaLink, LinkedTable, LinkedColumn, LinkedRelationship, LinkOptions } from './retriever';
+export type {
+  RankedDatasource,
+  SchemaLink,
+  LinkedTable,
+  LinkedColumn,
+  LinkedRelationship,
+  LinkOptions,
+} from './retriever';
 export { createEmbedder } from './embedders/create-embedder';
 export type { Embedder, EmbeddingUsage } from './embedders/embedder';
 export { LocalEmbedder } from './embedders/local-embedder';

@@ -20,8 +20,34 @@ const DEGREE = 0.9;
 const YEAR = 0.8;
 /** Endings that derive one word from another while keeping its meaning close. */
 const DERIVATIONS = [
-  'ality', 'ity', 'al', 'ation', 'ion', 'ian', 'an', 'ese', 'ish', 'er', 'or', 'r', 'ist', 'ic', 'ical',
-  'ment', 'ness', 'ship', 'ive', 'ful', 'ous', 'ure', 'ee', 'e', 'y', 'ly', 'hood', 'dom',
+  'ality',
+  'ity',
+  'al',
+  'ation',
+  'ion',
+  'ian',
+  'an',
+  'ese',
+  'ish',
+  'er',
+  'or',
+  'r',
+  'ist',
+  'ic',
+  'ical',
+  'ment',
+  'ness',
+  'ship',
+  'ive',
+  'ful',
+  'ous',
+  'ure',
+  'ee',
+  'e',
+  'y',
+  'ly',
+  'hood',
+  'dom',
 ];
 
 /** Candidates for the base of a comparative or superlative: older -> old, largest -> large, busiest -> busy. */
@@ -67,7 +93,11 @@ export class QueryAnalyser {
       if (/^(1[5-9]|20)\d\d$/.test(word) && !seen.has('#year')) {
         seen.add('#year');
         const alternatives = new Map<string, number>();
-        for (const [term, w] of [['year', YEAR], ['date', YEAR * 0.8]] as const) if (this.vocabulary.has(term)) alternatives.set(term, w);
+        for (const [term, w] of [
+          ['year', YEAR],
+          ['date', YEAR * 0.8],
+        ] as const)
+          if (this.vocabulary.has(term)) alternatives.set(term, w);
         if (alternatives.size) out.push({ word, alternatives });
       }
       const next = words[i + 1];
@@ -93,7 +123,8 @@ export class QueryAnalyser {
     const full = lex.expand(t);
     if (full) heads.set(full, 1);
     for (const base of degreeBases(t)) {
-      if (this.vocabulary.has(base) || lex.related(base).length) heads.set(base, Math.max(heads.get(base) ?? 0, DEGREE));
+      if (this.vocabulary.has(base) || lex.related(base).length)
+        heads.set(base, Math.max(heads.get(base) ?? 0, DEGREE));
     }
     for (const [head, w] of heads) {
       add(head, w);
@@ -110,7 +141,11 @@ export class QueryAnalyser {
     for (const candidate of this.byPrefix.get(t.slice(0, 4)) ?? []) {
       if (candidate === t) continue;
       const [short, long] = candidate.length < t.length ? [candidate, t] : [t, candidate];
-      if (short.length < 4 || !long.startsWith(short.endsWith('e') || short.endsWith('y') ? short.slice(0, -1) : short)) continue;
+      if (
+        short.length < 4 ||
+        !long.startsWith(short.endsWith('e') || short.endsWith('y') ? short.slice(0, -1) : short)
+      )
+        continue;
       const stemOfShort = short.endsWith('e') || short.endsWith('y') ? short.slice(0, -1) : short;
       const ending = long.startsWith(short) ? long.slice(short.length) : long.slice(stemOfShort.length);
       if (DERIVATIONS.includes(ending)) out.push(candidate);

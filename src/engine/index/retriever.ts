@@ -86,7 +86,8 @@ export class Retriever {
     const n = this.model.tables.length + this.model.columns.length;
     for (const [t, df] of this.model.df) this.idf.set(t, Math.log(1 + n / Math.max(1, df)));
     const nd = this.model.datasources.length;
-    for (const [t, df] of this.model.dfDatasource) this.idfDatasource.set(t, Math.log(1 + nd / Math.max(1, df)));
+    for (const [t, df] of this.model.dfDatasource)
+      this.idfDatasource.set(t, Math.log(1 + nd / Math.max(1, df)));
   }
 
   get datasourceIds(): string[] {
@@ -114,7 +115,9 @@ export class Retriever {
       const maxDs = Math.max(1e-9, ...s.datasource);
       const maxTable = Math.max(1e-9, ...tableScore);
       for (const t of this.model.tables) {
-        tableScore[t.index] = (tableScore[t.index] ?? 0) + WEIGHTS.pooledDatasource * maxTable * ((s.datasource[t.ds] ?? 0) / maxDs);
+        tableScore[t.index] =
+          (tableScore[t.index] ?? 0) +
+          WEIGHTS.pooledDatasource * maxTable * ((s.datasource[t.ds] ?? 0) / maxDs);
       }
     }
     const rankedTables = this.model.tables
@@ -141,7 +144,11 @@ export class Retriever {
       if (!inScope(c.ds)) continue;
       columnScore[c.index] = (columnScore[c.index] ?? 0) + WEIGHTS.tableToColumn * (tableScore[c.table] ?? 0);
     }
-    this.raiseJoinKeys(columnScore, tableScore, rankedTables.slice(0, 3).map((t) => t.index));
+    this.raiseJoinKeys(
+      columnScore,
+      tableScore,
+      rankedTables.slice(0, 3).map((t) => t.index),
+    );
 
     const columns = this.model.columns
       .filter((c) => inScope(c.ds))
@@ -164,7 +171,12 @@ export class Retriever {
       for (const key of keys) {
         if (topKeys.has(`${ds}\u0000${key}`)) continue;
         const t = this.model.tables.find((x) => x.ds === ds && x.key === key);
-        tables.push({ datasourceId: this.model.datasources[ds]?.id ?? '', table: key, score: round(t ? (tableScore[t.index] ?? 0) : 0), joinPath: true });
+        tables.push({
+          datasourceId: this.model.datasources[ds]?.id ?? '',
+          table: key,
+          score: round(t ? (tableScore[t.index] ?? 0) : 0),
+          joinPath: true,
+        });
       }
     }
     return { tables, columns, relationships };
@@ -189,7 +201,13 @@ export class Retriever {
     }
   }
 
-  private raiseColumns(columnScore: Float64Array, ds: number, table: string, columns: readonly string[], raise: number): void {
+  private raiseColumns(
+    columnScore: Float64Array,
+    ds: number,
+    table: string,
+    columns: readonly string[],
+    raise: number,
+  ): void {
     const t = this.model.tables.find((x) => x.ds === ds && x.key === table);
     for (const ci of t?.columns ?? []) {
       const c = this.model.columns[ci];
@@ -231,19 +249,22 @@ export class Retriever {
     if (qv) {
       const w = WEIGHTS.dense;
       for (const t of m.tables) table[t.index] = (table[t.index] ?? 0) + w * Math.max(0, dot(qv, t.vector));
-      for (const c of m.columns) column[c.index] = (column[c.index] ?? 0) + w * Math.max(0, dot(qv, c.vector));
+      for (const c of m.columns)
+        column[c.index] = (column[c.index] ?? 0) + w * Math.max(0, dot(qv, c.vector));
       for (const d of m.datasources) {
         if (d.vector) datasource[d.index] = (datasource[d.index] ?? 0) + w * Math.max(0, dot(qv, d.vector));
       }
     }
-    for (const d of m.datasources) datasource[d.index] = (datasource[d.index] ?? 0) + WEIGHTS.bestTable * (bestTable[d.index] ?? 0);
+    for (const d of m.datasources)
+      datasource[d.index] = (datasource[d.index] ?? 0) + WEIGHTS.bestTable * (bestTable[d.index] ?? 0);
     return { datasource, table, column };
   }
 
   /** Raises tables and columns by how much of their name the question covers. */
   private addCoverage(terms: readonly QueryTerm[], table: Float64Array, column: Float64Array): void {
     const matched = new Map<string, number>();
-    for (const q of terms) for (const [t, w] of q.alternatives) if ((matched.get(t) ?? 0) < w) matched.set(t, w);
+    for (const q of terms)
+      for (const [t, w] of q.alternatives) if ((matched.get(t) ?? 0) < w) matched.set(t, w);
     if (!matched.size) return;
     const cover = (nw: NameWords): number => {
       if (nw.joined && matched.has(nw.joined)) return matched.get(nw.joined) ?? 0;

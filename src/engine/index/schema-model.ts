@@ -132,7 +132,12 @@ export class SchemaModel {
     const post = (term: string, field: keyof Postings, idx: number, d: number) => {
       let p = this.postings.get(term);
       if (!p) {
-        p = { tableName: new Set(), columnName: new Set(), columnValue: new Set(), datasourceText: new Set() };
+        p = {
+          tableName: new Set(),
+          columnName: new Set(),
+          columnValue: new Set(),
+          datasourceText: new Set(),
+        };
         this.postings.set(term, p);
       }
       p[field].add(idx);
@@ -151,7 +156,15 @@ export class SchemaModel {
         const index = this.tables.length;
         const terms = nameTerms(m.table.includes('.') ? m.table.slice(m.table.indexOf('.') + 1) : m.table);
         const bare = m.table.includes('.') ? m.table.slice(m.table.indexOf('.') + 1) : m.table;
-        this.tables.push({ index, ds: d, key: m.table, nameTerms: terms, nameWords: nameWords(bare), vector: e.vector, columns: [] });
+        this.tables.push({
+          index,
+          ds: d,
+          key: m.table,
+          nameTerms: terms,
+          nameWords: nameWords(bare),
+          vector: e.vector,
+          columns: [],
+        });
         tableIndex.set(`${d}\u0000${m.table}`, index);
         this.datasources[d]?.tables.push(index);
         for (const t of terms) post(t, 'tableName', index, d);
@@ -165,7 +178,17 @@ export class SchemaModel {
         if (table === undefined) continue;
         const index = this.columns.length;
         const terms = nameTerms(m.column);
-        this.columns.push({ index, ds: d, table, name: m.column, nameTerms: terms, nameWords: nameWords(m.column), primaryKey: m.primaryKey, vector: e.vector, foreignKey: false });
+        this.columns.push({
+          index,
+          ds: d,
+          table,
+          name: m.column,
+          nameTerms: terms,
+          nameWords: nameWords(m.column),
+          primaryKey: m.primaryKey,
+          vector: e.vector,
+          foreignKey: false,
+        });
         this.tables[table]?.columns.push(index);
         for (const t of terms) post(t, 'columnName', index, d);
         for (const v of m.sampleValues) for (const t of valueTerms(v)) post(t, 'columnValue', index, d);
@@ -186,10 +209,16 @@ export class SchemaModel {
     for (const [term, p] of this.postings) {
       this.df.set(term, p.tableName.size + new Set([...p.columnName, ...p.columnValue]).size);
     }
-    for (const terms of dsTerms.values()) for (const t of terms) this.dfDatasource.set(t, (this.dfDatasource.get(t) ?? 0) + 1);
+    for (const terms of dsTerms.values())
+      for (const t of terms) this.dfDatasource.set(t, (this.dfDatasource.get(t) ?? 0) + 1);
   }
 
-  private markForeignKey(d: number, table: string, columns: readonly string[], tableIndex: Map<string, number>): void {
+  private markForeignKey(
+    d: number,
+    table: string,
+    columns: readonly string[],
+    tableIndex: Map<string, number>,
+  ): void {
     const t = tableIndex.get(`${d}\u0000${table}`);
     if (t === undefined) return;
     for (const ci of this.tables[t]?.columns ?? []) {

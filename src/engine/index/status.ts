@@ -10,7 +10,15 @@ import type { BuildRecord } from './store/index-store';
 export type IndexState = 'ok' | 'empty' | 'stale' | 'missing';
 
 export interface IndexProblem {
-  readonly code: 'INDEX_UNAVAILABLE' | 'NOT_BUILT' | 'MODEL_CHANGED' | 'DATASOURCE_NOT_INDEXED' | 'DATASOURCE_REMOVED' | 'SCHEMA_CHANGED' | 'NO_TABLES' | 'NO_DATASOURCES';
+  readonly code:
+    | 'INDEX_UNAVAILABLE'
+    | 'NOT_BUILT'
+    | 'MODEL_CHANGED'
+    | 'DATASOURCE_NOT_INDEXED'
+    | 'DATASOURCE_REMOVED'
+    | 'SCHEMA_CHANGED'
+    | 'NO_TABLES'
+    | 'NO_DATASOURCES';
   readonly datasource_id: string | null;
   readonly message: string;
   readonly fix: string;
@@ -126,7 +134,11 @@ export function computeStatus(input: StatusInput): IndexStatus {
       }
     } else status = 'ok';
   }
-  const latest = builds.map((b) => b.builtAt).sort().at(-1) ?? null;
+  const latest =
+    builds
+      .map((b) => b.builtAt)
+      .sort()
+      .at(-1) ?? null;
   return {
     status,
     total,

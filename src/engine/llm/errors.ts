@@ -51,7 +51,8 @@ export class LlmError extends EngineError {
     super(code, redact(message), redactDeep(options.details ?? {}));
     this.name = 'LlmError';
     this.provider = options.provider ?? null;
-    this.providerResponse = options.providerResponse === undefined ? null : redactDeep(options.providerResponse);
+    this.providerResponse =
+      options.providerResponse === undefined ? null : redactDeep(options.providerResponse);
   }
 
   get isProviderError(): boolean {

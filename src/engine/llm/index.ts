@@ -36,8 +36,20 @@ export { MemoryAuditSink } from './audit';
 export { CLIENT_CACHE_SIZE, ClientCache, type CachedClient } from './client-cache';
 export { LlmError, PROVIDER_CODES, type LlmErrorCode, type ProviderErrorCode } from './errors';
 export { LlmSet, type AgentEntry, type AgentProblem } from './llm-set';
-export { LlmService, type LLMChange, type LlmCaller, type LlmServiceOptions, type ReplaceVia } from './llm-service';
-export { PRICES_CHECKED_ON, PriceTable, type ConfigPriceRow, type ModelPrice, type PricesView } from './prices';
+export {
+  LlmService,
+  type LLMChange,
+  type LlmCaller,
+  type LlmServiceOptions,
+  type ReplaceVia,
+} from './llm-service';
+export {
+  PRICES_CHECKED_ON,
+  PriceTable,
+  type ConfigPriceRow,
+  type ModelPrice,
+  type PricesView,
+} from './prices';
 export { discoverPlugins, type DiscoveryResult } from './providers/plugin-discovery';
 export {
   STRUCTURED_METHODS,
@@ -50,8 +62,28 @@ export {
   type ResolvedAgent,
   type StructuredMethod,
 } from './providers/provider';
-export { PLUGIN_INTERFACE_VERSION, ProviderRegistry, type ProviderEntry, type RegistryOptions } from './providers/registry';
+export {
+  PLUGIN_INTERFACE_VERSION,
+  ProviderRegistry,
+  type ProviderEntry,
+  type RegistryOptions,
+} from './providers/registry';
 export { OLLAMA_BASE_URL, OPENROUTER_BASE_URL, PROVIDER_ALIASES } from './providers/builtins';
-export { DEFAULT_AGENT, DEFAULT_LLM_SECTION, parseLlmSection, type AgentSpec, type LlmSectionSpec } from './section';
+export {
+  DEFAULT_AGENT,
+  DEFAULT_LLM_SECTION,
+  parseLlmSection,
+  type AgentSpec,
+  type LlmSectionSpec,
+} from './section';
 export type { CallOptions, StructuredRequest, StructuredResult, TextRequest, TextResult } from './structured';
-export { callRecord, emptyUsage, questionUsage, sumUsage, type CallRecord, type QuestionUsage, type TokenUsage, type UsageRecord } from './usage';
+export {
+  callRecord,
+  emptyUsage,
+  questionUsage,
+  sumUsage,
+  type CallRecord,
+  type QuestionUsage,
+  type TokenUsage,
+  type UsageRecord,
+} from './usage';

@@ -68,7 +68,10 @@ export class LlmService {
     this.auditSink = options.audit ?? null;
     this.maxCostUsd = options.maxCostUsd ?? null;
     this.discovered = options.discoverPlugins
-      ? discoverPlugins(this.registry, typeof options.discoverPlugins === 'string' ? options.discoverPlugins : process.cwd())
+      ? discoverPlugins(
+          this.registry,
+          typeof options.discoverPlugins === 'string' ? options.discoverPlugins : process.cwd(),
+        )
       : null;
     for (const r of this.discovered?.rejected ?? []) {
       this.log.warn('provider plugin rejected', { provider: r.name, package: r.package, reason: r.reason });
@@ -149,13 +152,24 @@ export class LlmService {
     const summary = Object.entries(change.changes)
       .map(([agent, c]) => `${agent}: ${c.old ?? '-'} -> ${c.new ?? '-'}`)
       .join(', ');
-    this.log.info(redact(`LLM replaced via ${via}${summary ? `: ${summary}` : ' (no provider or model changed)'}`), {
-      via,
-      user_id: by?.user_id ?? null,
-      roles: [...(by?.roles ?? [])],
-      changes: redactDeep(change.changes),
-    });
-    this.auditSink?.audit('llm.changed', redactDeep({ via, user_id: by?.user_id ?? null, roles: [...(by?.roles ?? [])], changes: change.changes }));
+    this.log.info(
+      redact(`LLM replaced via ${via}${summary ? `: ${summary}` : ' (no provider or model changed)'}`),
+      {
+        via,
+        user_id: by?.user_id ?? null,
+        roles: [...(by?.roles ?? [])],
+        changes: redactDeep(change.changes),
+      },
+    );
+    this.auditSink?.audit(
+      'llm.changed',
+      redactDeep({
+        via,
+        user_id: by?.user_id ?? null,
+        roles: [...(by?.roles ?? [])],
+        changes: change.changes,
+      }),
+    );
     return change;
   }
 
@@ -186,10 +200,20 @@ export class LlmService {
       }
     }
     try {
-      return LlmSet.build({ spec, registry: this.registry, secrets: this.secrets, cache: this.cache, prices, strict });
+      return LlmSet.build({
+        spec,
+        registry: this.registry,
+        secrets: this.secrets,
+        cache: this.cache,
+        prices,
+        strict,
+      });
     } catch (err) {
       if (!(err instanceof LlmSetProblems)) throw err;
-      throw new ConfigError(err.problems.map((p) => toProblem(spec, p)), source);
+      throw new ConfigError(
+        err.problems.map((p) => toProblem(spec, p)),
+        source,
+      );
     }
   }
 

@@ -94,9 +94,13 @@ export class LlmSet {
           const problem =
             err instanceof LlmError
               ? err
-              : new LlmError('LLM_PROVIDER_UNSUPPORTED', `agent '${spec.name}': provider '${spec.provider}' could not build a client: ${String(err)}`, {
-                  provider: spec.provider,
-                });
+              : new LlmError(
+                  'LLM_PROVIDER_UNSUPPORTED',
+                  `agent '${spec.name}': provider '${spec.provider}' could not build a client: ${String(err)}`,
+                  {
+                    provider: spec.provider,
+                  },
+                );
           problems.push(problem);
           slots.push({ spec, agent: null, client: null, problem });
         }
@@ -120,7 +124,12 @@ export class LlmSet {
 
   entry(agent: string): AgentEntry {
     const s = this.slot(agent);
-    return { provider: s.spec.provider, model: s.spec.model, temperature: s.spec.temperature, inherited: s.spec.inherited };
+    return {
+      provider: s.spec.provider,
+      model: s.spec.model,
+      temperature: s.spec.temperature,
+      inherited: s.spec.inherited,
+    };
   }
 
   /** `provider/model` of an agent, as LLMChange reports it. */
@@ -133,7 +142,12 @@ export class LlmSet {
   problems(): AgentProblem[] {
     return [...this.slots.values()]
       .filter((s) => s.problem)
-      .map((s) => ({ agent: s.spec.name, provider: s.spec.provider, code: s.problem!.code, message: s.problem!.message }));
+      .map((s) => ({
+        agent: s.spec.name,
+        provider: s.spec.provider,
+        code: s.problem!.code,
+        message: s.problem!.message,
+      }));
   }
 
   /** Configured models (to check that each has a price when a cost cap is set). */
@@ -146,15 +160,25 @@ export class LlmSet {
     const s = this.slot(agent);
     if (s.problem) throw s.problem;
     if (this.retired) {
-      throw new LlmError('LLM_CLIENT_CLOSED', `LLM set ${this.id} was released; acquire the current set`, { provider: s.spec.provider });
+      throw new LlmError('LLM_CLIENT_CLOSED', `LLM set ${this.id} was released; acquire the current set`, {
+        provider: s.spec.provider,
+      });
     }
     return { agent: s.agent!, client: s.client! };
   }
 
   /** A structured answer from `agent`, validated against `request.schema`. */
-  async structured<T = unknown>(agent: string, request: StructuredRequest, options: CallOptions = {}): Promise<StructuredResult<T>> {
+  async structured<T = unknown>(
+    agent: string,
+    request: StructuredRequest,
+    options: CallOptions = {},
+  ): Promise<StructuredResult<T>> {
     const c = this.client(agent);
-    return structuredCall<T>({ agent: c.agent, client: c.client.client, prices: this.prices }, request, options);
+    return structuredCall<T>(
+      { agent: c.agent, client: c.client.client, prices: this.prices },
+      request,
+      options,
+    );
   }
 
   /** A text answer; with `onDelta` it streams, and reports usage the same as unstreamed. */
@@ -164,7 +188,12 @@ export class LlmSet {
   }
 
   /** `text` streaming each piece to `onDelta`. */
-  async streamText(agent: string, request: TextRequest, onDelta: (text: string) => void, options: CallOptions = {}): Promise<TextResult> {
+  async streamText(
+    agent: string,
+    request: TextRequest,
+    onDelta: (text: string) => void,
+    options: CallOptions = {},
+  ): Promise<TextResult> {
     return this.text(agent, request, { ...options, onDelta });
   }
 

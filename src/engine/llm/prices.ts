@@ -45,7 +45,13 @@ const openai = (input: number, cached: number, output: number, verified = false)
   source: 'table',
   citation: OPENAI_PRICING,
 });
-const anthropic = (input: number, write: number, read: number, output: number, verified: boolean): ModelPrice => ({
+const anthropic = (
+  input: number,
+  write: number,
+  read: number,
+  output: number,
+  verified: boolean,
+): ModelPrice => ({
   input,
   cached_input: read,
   cache_write: write,
@@ -126,7 +132,10 @@ export class PriceTable {
     const written = usage.cacheWriteInputTokens;
     const plain = Math.max(0, usage.inputTokens - cached - written);
     const usd =
-      plain * p.input + cached * (p.cached_input ?? p.input) + written * (p.cache_write ?? p.input) + usage.outputTokens * p.output;
+      plain * p.input +
+      cached * (p.cached_input ?? p.input) +
+      written * (p.cache_write ?? p.input) +
+      usage.outputTokens * p.output;
     return Math.round((usd / 1_000_000) * 1e8) / 1e8;
   }
 

@@ -14,7 +14,11 @@ export type Resolution =
   | { readonly ok: true; readonly agent: ResolvedAgent; readonly cacheKey: string }
   | { readonly ok: false; readonly error: LlmError };
 
-export function resolveAgent(spec: AgentSpec, registry: ProviderRegistry, secrets: SecretManager): Resolution {
+export function resolveAgent(
+  spec: AgentSpec,
+  registry: ProviderRegistry,
+  secrets: SecretManager,
+): Resolution {
   const def = registry.get(spec.provider);
   const missing = registry.missingPackages(def);
   if (missing.length) {
@@ -28,11 +32,17 @@ export function resolveAgent(spec: AgentSpec, registry: ProviderRegistry, secret
   let apiKey: string | null | undefined;
   const headers: Record<string, string> = {};
   try {
-    apiKey = spec.apiKey !== null ? secrets.resolve(spec.apiKey, path('api_key')) : keyFromEnvironment(def, secrets);
-    for (const [name, value] of Object.entries(spec.headers)) headers[name] = secrets.resolve(value, path(`header '${name}'`));
+    apiKey =
+      spec.apiKey !== null ? secrets.resolve(spec.apiKey, path('api_key')) : keyFromEnvironment(def, secrets);
+    for (const [name, value] of Object.entries(spec.headers))
+      headers[name] = secrets.resolve(value, path(`header '${name}'`));
   } catch (err) {
     if (!(err instanceof SecretResolutionError)) throw err;
-    return fail('LLM_KEY_MISSING', `agent '${spec.name}' (provider '${spec.provider}'): ${err.message}`, spec);
+    return fail(
+      'LLM_KEY_MISSING',
+      `agent '${spec.name}' (provider '${spec.provider}'): ${err.message}`,
+      spec,
+    );
   }
   if (apiKey === undefined) {
     return fail(
@@ -91,6 +101,13 @@ export function clientCacheKey(a: ResolvedAgent): string {
   return digest(JSON.stringify(material));
 }
 
-function fail(code: 'LLM_KEY_MISSING' | 'LLM_PROVIDER_NOT_INSTALLED', message: string, spec: AgentSpec): Resolution {
-  return { ok: false, error: new LlmError(code, message, { provider: spec.provider, details: { agent: spec.name } }) };
+function fail(
+  code: 'LLM_KEY_MISSING' | 'LLM_PROVIDER_NOT_INSTALLED',
+  message: string,
+  spec: AgentSpec,
+): Resolution {
+  return {
+    ok: false,
+    error: new LlmError(code, message, { provider: spec.provider, details: { agent: spec.name } }),
+  };
 }

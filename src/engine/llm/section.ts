@@ -54,27 +54,40 @@ export interface LlmSectionSpec {
 const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Validates an llm section and computes every agent's effective settings. Throws ConfigError. */
-export function parseLlmSection(raw: unknown, registry: ProviderRegistry, source = 'llm section'): LlmSectionSpec {
+export function parseLlmSection(
+  raw: unknown,
+  registry: ProviderRegistry,
+  source = 'llm section',
+): LlmSectionSpec {
   const problems: ConfigProblem[] = validateStrict(LlmSectionSchema, raw, 'llm');
   if (problems.length) throw new ConfigError(problems, source);
   const section = raw as LlmSection;
   const defaultName = section.name ?? DEFAULT_AGENT;
-  if (!AGENT_NAME.test(defaultName)) problems.push({ path: 'llm.name', message: 'agent names use letters, digits, _ and - (1-64)' });
+  if (!AGENT_NAME.test(defaultName))
+    problems.push({ path: 'llm.name', message: 'agent names use letters, digits, _ and - (1-64)' });
 
   const { agents: overrides = {}, prices = {}, ...defaults } = section;
   const specs: AgentSpec[] = [];
   const entries: [string, string, AgentOverride][] = [
     [defaultName, 'llm', defaults],
-    ...Object.entries(overrides).map(([name, o]): [string, string, AgentOverride] => [name, `llm.agents.${name}`, o]),
+    ...Object.entries(overrides).map(([name, o]): [string, string, AgentOverride] => [
+      name,
+      `llm.agents.${name}`,
+      o,
+    ]),
   ];
   const seen = new Set<string>();
   for (const [name, path, override] of entries) {
     if (seen.has(name)) {
-      problems.push({ path, message: `agent '${name}' is the default agent's name; configure it at the top level` });
+      problems.push({
+        path,
+        message: `agent '${name}' is the default agent's name; configure it at the top level`,
+      });
       continue;
     }
     seen.add(name);
-    if (!AGENT_NAME.test(name)) problems.push({ path, message: 'agent names use letters, digits, _ and - (1-64)' });
+    if (!AGENT_NAME.test(name))
+      problems.push({ path, message: 'agent names use letters, digits, _ and - (1-64)' });
     if (path !== 'llm' && override.name !== undefined && override.name !== name) {
       problems.push({ path: `${path}.name`, message: `must equal the agent's key '${name}' or be left out` });
     }
@@ -85,7 +98,8 @@ export function parseLlmSection(raw: unknown, registry: ProviderRegistry, source
     try {
       canonical = registry.canonical(String(merged.provider));
     } catch (err) {
-      if (path === 'llm' || override.provider !== undefined) problems.push({ path: providerPath, message: (err as LlmError).message });
+      if (path === 'llm' || override.provider !== undefined)
+        problems.push({ path: providerPath, message: (err as LlmError).message });
       continue;
     }
     const def = registry.get(canonical);

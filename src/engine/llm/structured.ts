@@ -8,7 +8,14 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import { redact } from '../../config/redact';
 import { LlmError } from './errors';
 import type { PriceTable } from './prices';
-import type { ChatMessage, JsonSchema, ModelClient, ModelResponse, OutputSpec, ResolvedAgent } from './providers/provider';
+import type {
+  ChatMessage,
+  JsonSchema,
+  ModelClient,
+  ModelResponse,
+  OutputSpec,
+  ResolvedAgent,
+} from './providers/provider';
 import { callRecord, type CallRecord } from './usage';
 
 export interface StructuredRequest {
@@ -53,7 +60,11 @@ export interface CallContext {
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
 const validators = new WeakMap<JsonSchema, ValidateFunction>();
 
-export async function structuredCall<T>(ctx: CallContext, request: StructuredRequest, options: CallOptions = {}): Promise<StructuredResult<T>> {
+export async function structuredCall<T>(
+  ctx: CallContext,
+  request: StructuredRequest,
+  options: CallOptions = {},
+): Promise<StructuredResult<T>> {
   const { agent } = ctx;
   const validate = validatorFor(request.schema);
   const output: OutputSpec = {
@@ -62,7 +73,8 @@ export async function structuredCall<T>(ctx: CallContext, request: StructuredReq
     name: request.schemaName,
     description: request.description,
   };
-  const system = agent.structuredOutput === 'json_mode' ? withSchemaInPrompt(request.system, request) : request.system;
+  const system =
+    agent.structuredOutput === 'json_mode' ? withSchemaInPrompt(request.system, request) : request.system;
   const calls: CallRecord[] = [];
   const corrections: ChatMessage[] = [];
   let lastErrors = '';
@@ -76,7 +88,9 @@ export async function structuredCall<T>(ctx: CallContext, request: StructuredReq
     });
     const parsed = parseAnswer(response);
     if (parsed.ok && validate(parsed.value)) return { value: parsed.value as T, calls };
-    lastErrors = parsed.ok ? ajv.errorsText(validate.errors, { dataVar: request.schemaName, separator: '; ' }) : parsed.error;
+    lastErrors = parsed.ok
+      ? ajv.errorsText(validate.errors, { dataVar: request.schemaName, separator: '; ' })
+      : parsed.error;
     corrections.push(
       { role: 'assistant', content: response.text || '(empty answer)' },
       {
@@ -88,13 +102,20 @@ export async function structuredCall<T>(ctx: CallContext, request: StructuredReq
   const err = new LlmError(
     'MODEL_OUTPUT_INVALID',
     `agent '${agent.name}' (model '${agent.model}') gave no valid ${request.schemaName} after ${agent.parseRetries + 1} attempt(s): ${lastErrors}`,
-    { provider: agent.provider, details: { agent: agent.name, model: agent.model, attempts: agent.parseRetries + 1 } },
+    {
+      provider: agent.provider,
+      details: { agent: agent.name, model: agent.model, attempts: agent.parseRetries + 1 },
+    },
   );
   err.calls = calls;
   throw err;
 }
 
-export async function textCall(ctx: CallContext, request: TextRequest, options: CallOptions = {}): Promise<TextResult> {
+export async function textCall(
+  ctx: CallContext,
+  request: TextRequest,
+  options: CallOptions = {},
+): Promise<TextResult> {
   const calls: CallRecord[] = [];
   const response = await timedCall(ctx, calls, options, {
     system: request.system,
@@ -116,17 +137,27 @@ async function timedCall(
   try {
     const response = await ctx.client.complete({ ...request, agent: ctx.agent.name });
     calls.push(
-      callRecord({ node, model: ctx.agent.model, usage: response.usage, latencyS: (performance.now() - started) / 1000, prices: ctx.prices }),
+      callRecord({
+        node,
+        model: ctx.agent.model,
+        usage: response.usage,
+        latencyS: (performance.now() - started) / 1000,
+        prices: ctx.prices,
+      }),
     );
     return response;
   } catch (raw) {
     const err =
       raw instanceof LlmError
         ? raw
-        : new LlmError('PROVIDER_ERROR', `provider '${ctx.agent.provider}' failed: ${raw instanceof Error ? raw.message : String(raw)}`, {
-            provider: ctx.agent.provider,
-            providerResponse: { error: redact(raw instanceof Error ? raw.message : String(raw)) },
-          });
+        : new LlmError(
+            'PROVIDER_ERROR',
+            `provider '${ctx.agent.provider}' failed: ${raw instanceof Error ? raw.message : String(raw)}`,
+            {
+              provider: ctx.agent.provider,
+              providerResponse: { error: redact(raw instanceof Error ? raw.message : String(raw)) },
+            },
+          );
     calls.push(
       callRecord({
         node,

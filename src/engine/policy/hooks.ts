@@ -39,7 +39,8 @@ export class HookRunner {
     configured: readonly HookConfig[],
     private readonly operator: OperatorEvents,
   ) {
-    for (const h of configured) this.hooks.push({ name: h.module, scope: h.scope ?? 'run', hook: loadHook(h.module) });
+    for (const h of configured)
+      this.hooks.push({ name: h.module, scope: h.scope ?? 'run', hook: loadHook(h.module) });
   }
 
   register(name: string, scope: HookScope, hook: Hook): void {
@@ -53,11 +54,20 @@ export class HookRunner {
       try {
         decision = await h.hook(input);
       } catch (err) {
-        decision = { allow: false, reason: `hook failed: ${err instanceof Error ? err.message : String(err)}` };
+        decision = {
+          allow: false,
+          reason: `hook failed: ${err instanceof Error ? err.message : String(err)}`,
+        };
       }
       this.operator.emit(
         'hook.decision',
-        { hook: h.name, scope: input.scope, allow: decision.allow, reason: decision.reason ?? null, sub_query_id: input.subQuery?.id ?? null },
+        {
+          hook: h.name,
+          scope: input.scope,
+          allow: decision.allow,
+          reason: decision.reason ?? null,
+          sub_query_id: input.subQuery?.id ?? null,
+        },
         input.traceId,
       );
       if (!decision.allow) return { ...decision, hook: h.name };
@@ -70,6 +80,7 @@ function loadHook(path: string): Hook {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(path) as { decide?: Hook; default?: Hook } | Hook;
   const fn = typeof mod === 'function' ? mod : (mod.decide ?? mod.default);
-  if (typeof fn !== 'function') throw new Error(`hook module ${path} exports no function (export decide or a default function)`);
+  if (typeof fn !== 'function')
+    throw new Error(`hook module ${path} exports no function (export decide or a default function)`);
   return fn;
 }

@@ -9,15 +9,30 @@ import { PolicyView } from '../plan/validator/policy';
 
 export type RolePolicies = Readonly<Record<string, RolePolicy>> | null;
 
-export function canReadDatasource(policies: RolePolicies, roles: readonly string[], datasourceId: string): boolean {
+export function canReadDatasource(
+  policies: RolePolicies,
+  roles: readonly string[],
+  datasourceId: string,
+): boolean {
   return new PolicyView(policies, roles, datasourceId).canReadDatasource();
 }
 
-export function canReadTable(policies: RolePolicies, roles: readonly string[], datasourceId: string, table: string): boolean {
+export function canReadTable(
+  policies: RolePolicies,
+  roles: readonly string[],
+  datasourceId: string,
+  table: string,
+): boolean {
   return new PolicyView(policies, roles, datasourceId).canReadTable(table);
 }
 
-export function canReadColumn(policies: RolePolicies, roles: readonly string[], datasourceId: string, table: string, column: string): boolean {
+export function canReadColumn(
+  policies: RolePolicies,
+  roles: readonly string[],
+  datasourceId: string,
+  table: string,
+  column: string,
+): boolean {
   return new PolicyView(policies, roles, datasourceId).canReadColumn(table, column);
 }
 

@@ -140,9 +140,13 @@ export class DatasourceRegistry {
     let entry = this.require(id);
     if (entry.status !== 'ready') entry = await this.check(id);
     if (entry.status !== 'ready') {
-      throw new EngineError('DATASOURCE_UNAVAILABLE', `datasource '${id}' is not available: ${entry.reason}`, {
-        datasource_id: id,
-      });
+      throw new EngineError(
+        'DATASOURCE_UNAVAILABLE',
+        `datasource '${id}' is not available: ${entry.reason}`,
+        {
+          datasource_id: id,
+        },
+      );
     }
     return entry;
   }
@@ -166,7 +170,8 @@ export class DatasourceRegistry {
   async closeAll(): Promise<void> {
     const results = await Promise.allSettled(this.all().map((e) => e.adapter.close()));
     for (const r of results) {
-      if (r.status === 'rejected') this.log.warn('closing a datasource failed', { reason: redact(String(r.reason)) });
+      if (r.status === 'rejected')
+        this.log.warn('closing a datasource failed', { reason: redact(String(r.reason)) });
     }
   }
 }

@@ -17,7 +17,9 @@ export interface FakeEmbeddingsServer {
   close(): Promise<void>;
 }
 
-export async function startFakeEmbeddings(options: { rejectKey?: string } = {}): Promise<FakeEmbeddingsServer> {
+export async function startFakeEmbeddings(
+  options: { rejectKey?: string } = {},
+): Promise<FakeEmbeddingsServer> {
   const requests: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -34,12 +36,31 @@ export async function startFakeEmbeddings(options: { rejectKey?: string } = {}):
       }
       if (options.rejectKey && authorization === `Bearer ${options.rejectKey}`) {
         res.statusCode = 401;
-        res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${options.rejectKey}`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `Incorrect API key provided: ${options.rejectKey}`,
+              type: 'invalid_request_error',
+              code: 'invalid_api_key',
+            },
+          }),
+        );
         return;
       }
-      const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: [text.length, 1, 0] }));
+      const data = body.input.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: [text.length, 1, 0],
+      }));
       const tokens = body.input.reduce((n, t) => n + t.split(/\s+/).filter(Boolean).length, 0);
-      res.end(JSON.stringify({ object: 'list', model: body.model, data: data.reverse(), usage: { prompt_tokens: tokens, total_tokens: tokens } }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: data.reverse(),
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -69,7 +69,9 @@ describe('IndexService over the DuckDB store', () => {
     const status = await s.status(['shop']);
     expect(status.counts['schema.column']).toBe(14);
     expect(status.total).toBe(24);
-    expect(status.datasources).toEqual([expect.objectContaining({ datasource_id: 'shop', entries: 24, index_version: 1 })]);
+    expect(status.datasources).toEqual([
+      expect.objectContaining({ datasource_id: 'shop', entries: 24, index_version: 1 }),
+    ]);
     const again = await s.indexDatasource('shop', shop());
     expect(again.index_version).toBe(2);
   });
@@ -94,12 +96,17 @@ describe('IndexService over the DuckDB store', () => {
     // The school datasource is removed at runtime: its entries stay until the next full index.
     st = await s.status(['shop']);
     expect(st.status).toBe('stale');
-    expect(st.problems).toEqual([expect.objectContaining({ code: 'DATASOURCE_REMOVED', datasource_id: 'school' })]);
+    expect(st.problems).toEqual([
+      expect.objectContaining({ code: 'DATASOURCE_REMOVED', datasource_id: 'school' }),
+    ]);
 
     // A datasource added later has no build yet.
     st = await s.status(['shop', 'school', 'flights']);
     expect(st.status).toBe('stale');
-    expect(st.problems[0]).toMatchObject({ code: 'DATASOURCE_NOT_INDEXED', fix: 'POST /api/v1/index/flights' });
+    expect(st.problems[0]).toMatchObject({
+      code: 'DATASOURCE_NOT_INDEXED',
+      fix: 'POST /api/v1/index/flights',
+    });
 
     // The snapshot a build was made from is gone: the schema changed.
     const changed = snapshot('shop', [...shop().tables, table('returns', [['return_id', 'integer']])]);
@@ -133,8 +140,16 @@ describe('IndexService over the DuckDB store', () => {
 
     // Batches of 4 entries: the third batch fails after two were written beside the live build.
     const breaking = await open(new BreakingEmbedder(new LocalEmbedder(), 2), 4);
-    const bigger = snapshot('shop', [...shop().tables, table('returns', [['return_id', 'integer'], ['reason', 'text']])]);
-    await expect(breaking.indexDatasource('shop', bigger)).rejects.toMatchObject({ code: 'INDEX_BUILD_FAILED' });
+    const bigger = snapshot('shop', [
+      ...shop().tables,
+      table('returns', [
+        ['return_id', 'integer'],
+        ['reason', 'text'],
+      ]),
+    ]);
+    await expect(breaking.indexDatasource('shop', bigger)).rejects.toMatchObject({
+      code: 'INDEX_BUILD_FAILED',
+    });
     const after = await breaking.status(['shop']);
     expect(after.datasources).toEqual(before.datasources);
     expect(after.counts).toEqual(before.counts);
@@ -143,10 +158,16 @@ describe('IndexService over the DuckDB store', () => {
     expect(link.tables.map((t) => t.table)).not.toContain('returns');
 
     // index-all reports the failure and keeps going.
-    const all = await breaking.indexAll([{ datasourceId: 'shop', snapshot: bigger }, { datasourceId: 'gone', snapshot: () => Promise.reject(new Error('connection refused')) }]);
+    const all = await breaking.indexAll([
+      { datasourceId: 'shop', snapshot: bigger },
+      { datasourceId: 'gone', snapshot: () => Promise.reject(new Error('connection refused')) },
+    ]);
     expect(all.errors).toEqual([
       expect.objectContaining({ datasource_id: 'shop', error_code: 'INDEX_BUILD_FAILED' }),
-      expect.objectContaining({ datasource_id: 'gone', error: expect.stringContaining('connection refused') }),
+      expect.objectContaining({
+        datasource_id: 'gone',
+        error: expect.stringContaining('connection refused'),
+      }),
     ]);
     expect((await breaking.status(['shop'])).datasources).toEqual(before.datasources);
   });
@@ -160,13 +181,19 @@ describe('IndexService over the DuckDB store', () => {
     const st = await other.status(['shop']);
     expect(st.status).toBe('missing');
     expect(st.embedding_model).toBe('local-hash-v1-256');
-    expect(st.problems[0]).toMatchObject({ code: 'MODEL_CHANGED', message: expect.stringContaining('local-hash-v1-512') });
+    expect(st.problems[0]).toMatchObject({
+      code: 'MODEL_CHANGED',
+      message: expect.stringContaining('local-hash-v1-512'),
+    });
     expect(await other.rankDatasources('orders')).toEqual([]);
   });
 
   it('clears the namespace and says what it removed', async () => {
     const s = await open();
-    await s.indexAll([{ datasourceId: 'shop', snapshot: shop() }, { datasourceId: 'school', snapshot: school() }]);
+    await s.indexAll([
+      { datasourceId: 'shop', snapshot: shop() },
+      { datasourceId: 'school', snapshot: school() },
+    ]);
     const cleared = await s.clear();
     expect(cleared.removed_builds).toBe(2);
     expect(Object.keys(cleared.datasources).sort()).toEqual(['school', 'shop']);
@@ -177,7 +204,9 @@ describe('IndexService over the DuckDB store', () => {
 
   it('rejects a snapshot of another datasource with a clear code', async () => {
     const s = await open();
-    await expect(s.indexDatasource('shop', school())).rejects.toMatchObject({ code: 'INDEX_SNAPSHOT_MISMATCH' });
+    await expect(s.indexDatasource('shop', school())).rejects.toMatchObject({
+      code: 'INDEX_SNAPSHOT_MISMATCH',
+    });
     await expect(s.indexDatasource('shop', school())).rejects.toBeInstanceOf(EngineError);
   });
 
@@ -187,7 +216,10 @@ describe('IndexService over the DuckDB store', () => {
     const s = new IndexService({ store, embedder });
     await s.open();
     services.push(s);
-    await s.indexAll([{ datasourceId: 'flights', snapshot: flights() }, { datasourceId: 'school', snapshot: school() }]);
+    await s.indexAll([
+      { datasourceId: 'flights', snapshot: flights() },
+      { datasourceId: 'school', snapshot: school() },
+    ]);
     const [q] = await embedder.embed(['destination airport']);
     const hits = await store.search(s.scope, q!, { k: 3, kinds: ['schema.column'] });
     expect(hits[0]?.entry.key).toBe('flights.DestAirport');
@@ -197,7 +229,10 @@ describe('IndexService over the DuckDB store', () => {
   });
 
   it('is built from the config sections', async () => {
-    const s = createIndexService({ embeddings: { provider: 'local' }, storage: { index: { path: dir, namespace: 'tenant_a' } } });
+    const s = createIndexService({
+      embeddings: { provider: 'local' },
+      storage: { index: { path: dir, namespace: 'tenant_a' } },
+    });
     await s.open();
     services.push(s);
     await s.indexDatasource('school', school());

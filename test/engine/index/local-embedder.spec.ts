@@ -19,7 +19,11 @@ describe('local embedder', () => {
   });
 
   it('puts an identifier near the words it is made of, and an attribute near the adjectives that ask about it', async () => {
-    const [q, id, other] = await embedder.embed(['what is the order date', 'column orderDate', 'column unit_price']);
+    const [q, id, other] = await embedder.embed([
+      'what is the order date',
+      'column orderDate',
+      'column unit_price',
+    ]);
     expect(dot(q!, id!)).toBeGreaterThan(dot(q!, other!));
     const [oldest, age, price] = await embedder.embed(['who is the oldest', 'age', 'price']);
     expect(dot(oldest!, age!)).toBeGreaterThan(dot(oldest!, price!));

@@ -14,7 +14,12 @@ describe('openai embedder over the real SDK', () => {
   afterEach(() => server.close());
 
   it('sends batches, keeps input order and records usage', async () => {
-    const e = new OpenAiEmbedder({ apiKey: 'sk-test-key-0123456789', baseUrl: server.baseUrl, batchSize: 2, model: 'text-embedding-3-small' });
+    const e = new OpenAiEmbedder({
+      apiKey: 'sk-test-key-0123456789',
+      baseUrl: server.baseUrl,
+      batchSize: 2,
+      model: 'text-embedding-3-small',
+    });
     const vectors = await e.embed(['a', 'bb', 'ccc', '', 'eeeee f']);
     expect(server.requests.map((r) => r.body.input)).toEqual([['a', 'bb'], ['ccc', ' '], ['eeeee f']]);
     expect(server.requests[0]?.body.model).toBe('text-embedding-3-small');
@@ -29,11 +34,17 @@ describe('openai embedder over the real SDK', () => {
 
   it('takes the key from embeddings.api_key through the secret manager, else OPENAI_API_KEY', async () => {
     const secrets = new SecretManager({ EMB_KEY: 'sk-from-ref-0123456789' });
-    const byRef = createEmbedder({ provider: 'openai', api_key: '${env:EMB_KEY}', base_url: server.baseUrl }, secrets);
+    const byRef = createEmbedder(
+      { provider: 'openai', api_key: '${env:EMB_KEY}', base_url: server.baseUrl },
+      secrets,
+    );
     await byRef.embed(['x']);
     expect(server.requests.at(-1)?.authorization).toBe('Bearer sk-from-ref-0123456789');
 
-    const byEnv = createEmbedder({ provider: 'alpha', base_url: server.baseUrl, model: 'text-embedding-3-large' }, new SecretManager({ OPENAI_API_KEY: 'sk-env-key-0123456789' }));
+    const byEnv = createEmbedder(
+      { provider: 'alpha', base_url: server.baseUrl, model: 'text-embedding-3-large' },
+      new SecretManager({ OPENAI_API_KEY: 'sk-env-key-0123456789' }),
+    );
     expect(byEnv.model).toBe('text-embedding-3-large');
     await byEnv.embed(['y']);
     expect(server.requests.at(-1)?.authorization).toBe('Bearer sk-env-key-0123456789');
@@ -41,16 +52,23 @@ describe('openai embedder over the real SDK', () => {
 
   it('names the variable to set when there is no key', () => {
     expect(() => createEmbedder({ provider: 'openai' }, new SecretManager({}))).toThrow(
-      expect.objectContaining({ code: 'EMBEDDINGS_KEY_MISSING', message: expect.stringContaining('OPENAI_API_KEY') }),
+      expect.objectContaining({
+        code: 'EMBEDDINGS_KEY_MISSING',
+        message: expect.stringContaining('OPENAI_API_KEY'),
+      }),
     );
   });
 
   it('turns a rejected key into PROVIDER_AUTH_FAILED without showing the key', async () => {
-    const e = new OpenAiEmbedder({ apiKey: 'sk-rejected-key-0123456789', baseUrl: server.baseUrl, maxRetries: 0 });
-    const err = (await e.embed(['x']).then(
+    const e = new OpenAiEmbedder({
+      apiKey: 'sk-rejected-key-0123456789',
+      baseUrl: server.baseUrl,
+      maxRetries: 0,
+    });
+    const err = await e.embed(['x']).then(
       () => ({ code: 'NONE', message: 'embed unexpectedly succeeded' }),
       (x: unknown) => x as { code: string; message: string },
-    ));
+    );
     expect(err).toMatchObject({ code: 'PROVIDER_AUTH_FAILED' });
     expect(err.message).not.toContain('sk-rejected-key-0123456789');
   });
@@ -58,7 +76,11 @@ describe('openai embedder over the real SDK', () => {
   it('builds an index with it and reports the usage in the build stats', async () => {
     const index = new IndexService({
       store: new DuckDbIndexStore(':memory:'),
-      embedder: new OpenAiEmbedder({ apiKey: 'sk-test-key-0123456789', baseUrl: server.baseUrl, batchSize: 8 }),
+      embedder: new OpenAiEmbedder({
+        apiKey: 'sk-test-key-0123456789',
+        baseUrl: server.baseUrl,
+        batchSize: 8,
+      }),
     });
     await index.open();
     try {
@@ -68,10 +90,16 @@ describe('openai embedder over the real SDK', () => {
       expect(stats.embedding_usage.input_tokens).toBeGreaterThan(0);
       const failing = new IndexService({
         store: new DuckDbIndexStore(':memory:'),
-        embedder: new OpenAiEmbedder({ apiKey: 'sk-rejected-key-0123456789', baseUrl: server.baseUrl, maxRetries: 0 }),
+        embedder: new OpenAiEmbedder({
+          apiKey: 'sk-rejected-key-0123456789',
+          baseUrl: server.baseUrl,
+          maxRetries: 0,
+        }),
       });
       await failing.open();
-      await expect(failing.indexDatasource('school', school())).rejects.toMatchObject({ code: 'PROVIDER_AUTH_FAILED' });
+      await expect(failing.indexDatasource('school', school())).rejects.toMatchObject({
+        code: 'PROVIDER_AUTH_FAILED',
+      });
       await failing.close();
     } finally {
       await index.close();

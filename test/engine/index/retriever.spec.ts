@@ -12,7 +12,11 @@ describe('retrieval over several datasources', () => {
     await index.open();
     await index.indexAll([
       { datasourceId: 'shop', snapshot: shop(), meta: { description: 'Web shop sales' } },
-      { datasourceId: 'school', snapshot: school(), meta: { sampleQuestions: ['Which pupils take algebra?'] } },
+      {
+        datasourceId: 'school',
+        snapshot: school(),
+        meta: { sampleQuestions: ['Which pupils take algebra?'] },
+      },
       { datasourceId: 'flights', snapshot: flights() },
     ]);
   });
@@ -33,7 +37,10 @@ describe('retrieval over several datasources', () => {
   });
 
   it('links a question to its columns, through abbreviations and camelCase', async () => {
-    const link = await index.linkSchema('total amount and quantity of each order by date', 'shop', { tables: 2, columns: 4 });
+    const link = await index.linkSchema('total amount and quantity of each order by date', 'shop', {
+      tables: 2,
+      columns: 4,
+    });
     const cols = link.columns.map((c) => `${c.table}.${c.column}`);
     expect(cols).toEqual(expect.arrayContaining(['orders.total_amt', 'order_items.qty', 'orders.orderDate']));
     expect(link.columns.every((c) => c.datasourceId === 'shop')).toBe(true);
@@ -41,17 +48,27 @@ describe('retrieval over several datasources', () => {
 
   it('adds the tables on the join path between the chosen tables, and their foreign keys', async () => {
     // customers and products are joined only through orders and order_items.
-    const link = await index.linkSchema('names of customers who bought a teapot product', 'shop', { tables: 2, columns: 5 });
+    const link = await index.linkSchema('names of customers who bought a teapot product', 'shop', {
+      tables: 2,
+      columns: 5,
+    });
     const ranked = link.tables.filter((t) => !t.joinPath).map((t) => t.table);
     expect(ranked.sort()).toEqual(['customers', 'products']);
     const via = link.tables.filter((t) => t.joinPath).map((t) => t.table);
     expect(via.sort()).toEqual(['order_items', 'orders']);
     const fks = link.relationships.map((r) => `${r.table}.${r.columns.join()}->${r.refTable}`);
-    expect(fks.sort()).toEqual(['order_items.order_id->orders', 'order_items.product_id->products', 'orders.customer_id->customers']);
+    expect(fks.sort()).toEqual([
+      'order_items.order_id->orders',
+      'order_items.product_id->products',
+      'orders.customer_id->customers',
+    ]);
   });
 
   it('links over all datasources as one schema when pooled', async () => {
-    const link = await index.linkSchema('grade of each student in a course', POOLED, { tables: 3, columns: 6 });
+    const link = await index.linkSchema('grade of each student in a course', POOLED, {
+      tables: 3,
+      columns: 6,
+    });
     expect(link.tables.slice(0, 3).every((t) => t.datasourceId === 'school')).toBe(true);
     expect(link.columns.map((c) => `${c.table}.${c.column}`)).toContain('enrollment.grade');
   });

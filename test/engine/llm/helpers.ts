@@ -22,7 +22,11 @@ export interface Harness {
 }
 
 /** A service whose secrets come from `env` only (never the process environment). */
-export function makeService(llm: unknown, env: NodeJS.ProcessEnv = {}, extra: Partial<LlmServiceOptions> = {}): Harness {
+export function makeService(
+  llm: unknown,
+  env: NodeJS.ProcessEnv = {},
+  extra: Partial<LlmServiceOptions> = {},
+): Harness {
   const logger = new RecordingLogger();
   const audit = new MemoryAuditSink();
   const service = new LlmService({
@@ -52,7 +56,14 @@ export const ASK = {
 
 /** An OpenAI-wire agent section pointing at the fake; fast failures (no SDK retries). */
 export function openaiAt(baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { provider: 'openai', model: 'gpt-4.1-mini', api_key: 'sk-test-openai-0123456789', base_url: baseUrl, max_retries: 0, ...extra };
+  return {
+    provider: 'openai',
+    model: 'gpt-4.1-mini',
+    api_key: 'sk-test-openai-0123456789',
+    base_url: baseUrl,
+    max_retries: 0,
+    ...extra,
+  };
 }
 
 export function anthropicAt(baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

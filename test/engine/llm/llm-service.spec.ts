@@ -32,7 +32,9 @@ test('list shows agents default first with inherited flags and no key; get names
   expect(JSON.stringify(list)).not.toContain('sk-');
   expect(service.get('ast_planner').model).toBe('gpt-4.1');
   expect(() => service.get('nope')).toThrow(NotFoundError);
-  expect(() => service.get('nope')).toThrow("unknown agent 'nope'; valid agents: default, decomposer, ast_planner");
+  expect(() => service.get('nope')).toThrow(
+    "unknown agent 'nope'; valid agents: default, decomposer, ast_planner",
+  );
   await service.close();
 });
 
@@ -49,25 +51,48 @@ test('providers lists installed built-ins with their key variables and whether t
 });
 
 test('prices: built-in rows with citation, config rows with source config; max_cost_usd needs every model priced', async () => {
-  const { service } = makeService({ ...openaiAt(fake.openaiBaseUrl), model: 'my-model', prices: { 'my-model': { input: 1, output: 2 } } }, {}, { maxCostUsd: 0.5 });
+  const { service } = makeService(
+    { ...openaiAt(fake.openaiBaseUrl), model: 'my-model', prices: { 'my-model': { input: 1, output: 2 } } },
+    {},
+    { maxCostUsd: 0.5 },
+  );
   const prices = service.prices();
   expect(prices.checked_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-  expect(prices.models['my-model']).toEqual({ input: 1, output: 2, cached_input: null, cache_write: null, verified: false, source: 'config', citation: null });
-  expect(prices.models['gpt-4.1-mini']).toMatchObject({ source: 'table', citation: expect.stringMatching(/^https:\/\//) });
+  expect(prices.models['my-model']).toEqual({
+    input: 1,
+    output: 2,
+    cached_input: null,
+    cache_write: null,
+    verified: false,
+    source: 'config',
+    citation: null,
+  });
+  expect(prices.models['gpt-4.1-mini']).toMatchObject({
+    source: 'table',
+    citation: expect.stringMatching(/^https:\/\//),
+  });
   // A replace to an unpriced model is refused with the path of the key, and changes nothing.
   expect(() => service.replace({ ...openaiAt(fake.openaiBaseUrl), model: 'unpriced-x' })).toThrow(
     /llm.model: settings.pipeline.max_cost_usd is set but model 'unpriced-x' has no price/,
   );
   expect(service.get('default').model).toBe('my-model');
   // And at start-up.
-  expect(() => makeService(openaiAt(fake.openaiBaseUrl, { model: 'unpriced-y' }), {}, { maxCostUsd: 1 })).toThrow(ConfigError);
+  expect(() =>
+    makeService(openaiAt(fake.openaiBaseUrl, { model: 'unpriced-y' }), {}, { maxCostUsd: 1 }),
+  ).toThrow(ConfigError);
   await service.close();
 });
 
 test('replace returns LLMChange, logs one INFO line on nl2sql.llm and audits llm.changed, all without a key', async () => {
-  const { service, logger, audit } = makeService({ ...openaiAt(fake.openaiBaseUrl), agents: { ast_planner: {} } }, { ANT: 'sk-ant-secret-in-env-987654321' });
+  const { service, logger, audit } = makeService(
+    { ...openaiAt(fake.openaiBaseUrl), agents: { ast_planner: {} } },
+    { ANT: 'sk-ant-secret-in-env-987654321' },
+  );
   const change = service.replace(
-    { ...openaiAt(fake.openaiBaseUrl), agents: { ast_planner: { ...anthropicAt(fake.anthropicBaseUrl), api_key: '${env:ANT}' } } },
+    {
+      ...openaiAt(fake.openaiBaseUrl),
+      agents: { ast_planner: { ...anthropicAt(fake.anthropicBaseUrl), api_key: '${env:ANT}' } },
+    },
     { user_id: 'u1', roles: ['admin'] },
     'api',
   );
@@ -76,7 +101,9 @@ test('replace returns LLMChange, logs one INFO line on nl2sql.llm and audits llm
     changes: { ast_planner: { old: 'openai/gpt-4.1-mini', new: 'anthropic/claude-haiku-4-5' } },
   });
   expect(logger.lines.filter((l) => l.level === 'info')).toHaveLength(1);
-  expect(logger.lines[0]?.message).toBe('LLM replaced via api: ast_planner: openai/gpt-4.1-mini -> anthropic/claude-haiku-4-5');
+  expect(logger.lines[0]?.message).toBe(
+    'LLM replaced via api: ast_planner: openai/gpt-4.1-mini -> anthropic/claude-haiku-4-5',
+  );
   expect(audit.records).toEqual([
     { record: 'llm.changed', data: { via: 'api', user_id: 'u1', roles: ['admin'], changes: change.changes } },
   ]);
@@ -91,10 +118,19 @@ test('a failing replace changes nothing: invalid key names, unknown provider, un
   const { service, logger, audit } = makeService(openaiAt(fake.openaiBaseUrl));
   const before = service.current();
   const attempts: [unknown, RegExp][] = [
-    [{ ...openaiAt(fake.openaiBaseUrl), temprature: 0.2 }, /llm.temprature: unknown key 'temprature' \(did you mean 'temperature'\?\)/],
+    [
+      { ...openaiAt(fake.openaiBaseUrl), temprature: 0.2 },
+      /llm.temprature: unknown key 'temprature' \(did you mean 'temperature'\?\)/,
+    ],
     [{ ...openaiAt(fake.openaiBaseUrl), provider: 'delta' }, /Unsupported LLM provider 'delta'/],
-    [{ ...openaiAt(fake.openaiBaseUrl), agents: { p: { api_key: '${env:NOT_SET_ANYWHERE}' } } }, /llm.agents.p.api_key: .*NOT_SET_ANYWHERE/],
-    [{ ...openaiAt(fake.openaiBaseUrl), model: '${env:HOME}' }, /llm.model: a secret reference is only allowed in a secret field/],
+    [
+      { ...openaiAt(fake.openaiBaseUrl), agents: { p: { api_key: '${env:NOT_SET_ANYWHERE}' } } },
+      /llm.agents.p.api_key: .*NOT_SET_ANYWHERE/,
+    ],
+    [
+      { ...openaiAt(fake.openaiBaseUrl), model: '${env:HOME}' },
+      /llm.model: a secret reference is only allowed in a secret field/,
+    ],
   ];
   for (const [section, message] of attempts) {
     expect(() => service.replace(section, null, 'api')).toThrow(message);
@@ -126,7 +162,9 @@ test('a run that acquired the set before a replace finishes on the old set; the 
 
 test('the default section (local server, no key) builds with no network and no secret, and fails only when asked', async () => {
   const { service } = makeService(null);
-  expect(service.list()).toEqual({ default: { provider: 'ollama', model: DEFAULT_LLM_SECTION.model, temperature: 0, inherited: false } });
+  expect(service.list()).toEqual({
+    default: { provider: 'ollama', model: DEFAULT_LLM_SECTION.model, temperature: 0, inherited: false },
+  });
   expect(service.check()).toEqual([]);
   await service.close();
 });

@@ -9,7 +9,11 @@ import OpenAI from 'openai';
 import { ConfigError } from '../../../src/config/config-error';
 import { LlmError } from '../../../src/engine/llm/errors';
 import { discoverPlugins } from '../../../src/engine/llm/providers/plugin-discovery';
-import type { ModelClient, ProviderPluginV2, ResolvedAgent } from '../../../src/engine/llm/providers/provider';
+import type {
+  ModelClient,
+  ProviderPluginV2,
+  ResolvedAgent,
+} from '../../../src/engine/llm/providers/provider';
 import { ProviderRegistry } from '../../../src/engine/llm/providers/registry';
 import { FakeModelServer } from '../../support/fake-model';
 import { anthropicAt, ASK, makeService, openaiAt } from './helpers';
@@ -51,25 +55,29 @@ function echoPlugin(version: number = 2): ProviderPluginV2 {
 test('1. built-ins, aliases, plugins of interface v2 (programmatic and discovered), others rejected, unknown names refused', async () => {
   // Aliases map to the canonical built-ins, in the spec's order.
   const registry = new ProviderRegistry();
-  expect(['alpha', 'beta', 'alpha_compatible', 'router', 'local_server'].map((n) => registry.canonical(n))).toEqual([
-    'openai',
-    'anthropic',
-    'openai_compatible',
-    'openrouter',
-    'ollama',
-  ]);
+  expect(
+    ['alpha', 'beta', 'alpha_compatible', 'router', 'local_server'].map((n) => registry.canonical(n)),
+  ).toEqual(['openai', 'anthropic', 'openai_compatible', 'openrouter', 'ollama']);
   // An unknown name names the valid ones.
-  expect(() => registry.canonical('gamma')).toThrow(/Unsupported LLM provider 'gamma'; valid providers: openai, anthropic, openai_compatible, openrouter, ollama/);
+  expect(() => registry.canonical('gamma')).toThrow(
+    /Unsupported LLM provider 'gamma'; valid providers: openai, anthropic, openai_compatible, openrouter, ollama/,
+  );
   const bad = () => makeService({ provider: 'gamma', model: 'm' });
   expect(bad).toThrow(ConfigError);
   expect(bad).toThrow(/llm.provider: Unsupported LLM provider 'gamma'/);
 
   // Another interface version is rejected when loaded.
-  expect(() => registry.register('echo1', echoPlugin(1))).toThrow(/interface version 1; this engine loads version 2 only/);
+  expect(() => registry.register('echo1', echoPlugin(1))).toThrow(
+    /interface version 1; this engine loads version 2 only/,
+  );
 
   // Programmatic registration, then a real call through the plugin's own client.
   registry.register('echo', echoPlugin());
-  const { service } = makeService({ provider: 'echo', model: 'echo-1', base_url: fake.openaiBaseUrl }, {}, { registry });
+  const { service } = makeService(
+    { provider: 'echo', model: 'echo-1', base_url: fake.openaiBaseUrl },
+    {},
+    { registry },
+  );
   fake.reply({ text: '{"answer": 42}' });
   const set = service.acquire();
   const { value } = await set.structured('default', ASK);
@@ -77,7 +85,12 @@ test('1. built-ins, aliases, plugins of interface v2 (programmatic and discovere
   expect(fake.requests[0]?.body.model).toBe('echo-1');
   // json_mode (the plugin's declared method) put the schema in the prompt.
   expect(fake.requests[0]?.body.messages[0].content).toContain('"answer"');
-  expect(service.providers().find((p) => p.name === 'echo')).toEqual({ name: 'echo', label: 'Echo plugin', key_variable: null, key_present: false });
+  expect(service.providers().find((p) => p.name === 'echo')).toEqual({
+    name: 'echo',
+    label: 'Echo plugin',
+    key_variable: null,
+    key_present: false,
+  });
   service.release(set);
   await service.close();
 
@@ -88,11 +101,18 @@ test('1. built-ins, aliases, plugins of interface v2 (programmatic and discovere
     mkdirSync(pkg, { recursive: true });
     writeFileSync(
       join(pkg, 'package.json'),
-      JSON.stringify({ name: '@acme/nl2sql-providers', version: '1.0.0', nl2sql: { providers: { acme: './acme.js', future: './future.js' } } }),
+      JSON.stringify({
+        name: '@acme/nl2sql-providers',
+        version: '1.0.0',
+        nl2sql: { providers: { acme: './acme.js', future: './future.js' } },
+      }),
     );
     const common = `label: 'Acme', api_key_env: 'ACME_KEY', requires: [], install_hint: 'npm i acme', structured_output: 'tool_calling', create() { return { complete: async () => ({ text: '{}', usage: null, model: 'x' }), close: async () => {} }; }`;
     writeFileSync(join(pkg, 'acme.js'), `module.exports = { interface_version: 2, ${common} };`);
-    writeFileSync(join(pkg, 'future.js'), `module.exports = { default: { interface_version: 3, ${common} } };`);
+    writeFileSync(
+      join(pkg, 'future.js'),
+      `module.exports = { default: { interface_version: 3, ${common} } };`,
+    );
     const reg = new ProviderRegistry();
     const found = discoverPlugins(reg, root);
     expect(found.registered).toEqual([{ name: 'acme', package: '@acme/nl2sql-providers' }]);
@@ -107,7 +127,11 @@ test('1. built-ins, aliases, plugins of interface v2 (programmatic and discovere
 
 test('2. alpha-wire providers speak chat completions, beta speaks messages; alpha uses the default endpoint; alpha_compatible needs base_url; base_url overrides a preset', async () => {
   const seen: string[] = [];
-  const env = { OPENAI_API_KEY: 'sk-env-openai-0123456789', OPENROUTER_API_KEY: 'sk-or-0123456789', ANTHROPIC_API_KEY: 'sk-ant-0123456789' };
+  const env = {
+    OPENAI_API_KEY: 'sk-env-openai-0123456789',
+    OPENROUTER_API_KEY: 'sk-or-0123456789',
+    ANTHROPIC_API_KEY: 'sk-ant-0123456789',
+  };
   const cases: [string, Record<string, unknown>][] = [
     ['alpha_compatible', { base_url: fake.openaiBaseUrl }],
     ['router', { base_url: fake.openaiBaseUrl }],
@@ -149,9 +173,14 @@ test('2. alpha-wire providers speak chat completions, beta speaks messages; alph
     else process.env.OPENAI_BASE_URL = saved;
   }
 
-  expect(() => makeService({ provider: 'alpha_compatible', model: 'm' })).toThrow(/llm.base_url: provider 'alpha_compatible' needs base_url/);
+  expect(() => makeService({ provider: 'alpha_compatible', model: 'm' })).toThrow(
+    /llm.base_url: provider 'alpha_compatible' needs base_url/,
+  );
   // Without an override, router and local_server point at their preset endpoints.
-  const presets = makeService({ provider: 'router', model: 'm', agents: { local: { provider: 'local_server' } } }, env).service;
+  const presets = makeService(
+    { provider: 'router', model: 'm', agents: { local: { provider: 'local_server' } } },
+    env,
+  ).service;
   const endpoints = ['default', 'local'].map((a) => presets.current().client(a).agent.baseUrl);
   expect(endpoints).toEqual(['https://openrouter.ai/api/v1', 'http://127.0.0.1:11434/v1']);
   await presets.close();
@@ -161,7 +190,8 @@ test('3. beta wire: optional SDK named when missing; cache breakpoint on the las
   // Without the package: the engine builds, getting the agent's client names what to install.
   const registry = new ProviderRegistry({
     load: (id) => {
-      if (id === '@anthropic-ai/sdk') throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+      if (id === '@anthropic-ai/sdk')
+        throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- every other package loads as usual
       return require(id) as unknown;
     },
@@ -171,10 +201,16 @@ test('3. beta wire: optional SDK named when missing; cache breakpoint on the las
   expect(missing.providers().map((p) => p.name)).not.toContain('anthropic');
   await missing.close();
 
-  const { service } = makeService({ ...anthropicAt(fake.anthropicBaseUrl), agents: { capped: { max_tokens: 512 } } });
+  const { service } = makeService({
+    ...anthropicAt(fake.anthropicBaseUrl),
+    agents: { capped: { max_tokens: 512 } },
+  });
   const set = service.acquire();
   // The model nests its arguments under `plan`, a key the schema does not declare: peeled off.
-  const nestedSchema = { ...ASK, schema: { type: 'object', properties: { value: { type: 'integer' } }, required: ['value'] } };
+  const nestedSchema = {
+    ...ASK,
+    schema: { type: 'object', properties: { value: { type: 'integer' } }, required: ['value'] },
+  };
   fake.reply({ json: { plan: { value: 42 } } }, { json: { value: 1 } });
   const first = await set.structured('default', nestedSchema);
   expect(first.value).toEqual({ value: 42 });
@@ -200,7 +236,11 @@ test('4. alpha, beta and router need a key; alpha_compatible and local_server ge
       local: { provider: 'local_server', base_url: fake.openaiBaseUrl, max_retries: 0 },
     },
   });
-  expect(service.check().map((p) => `${p.agent}:${p.code}`)).toEqual(['default:LLM_KEY_MISSING', 'b:LLM_KEY_MISSING', 'r:LLM_KEY_MISSING']);
+  expect(service.check().map((p) => `${p.agent}:${p.code}`)).toEqual([
+    'default:LLM_KEY_MISSING',
+    'b:LLM_KEY_MISSING',
+    'r:LLM_KEY_MISSING',
+  ]);
   await service.close();
 
   // With OPENAI_API_KEY set, the compatible agent still sends only its placeholder.
@@ -217,14 +257,17 @@ test('4. alpha, beta and router need a key; alpha_compatible and local_server ge
 });
 
 test('5. max_tokens, timeout_s, max_retries and headers reach the client only when set', async () => {
-  const { service } = makeService({
-    ...openaiAt(fake.openaiBaseUrl),
-    max_retries: null,
-    headers: { 'X-Team': '${env:TEAM_HEADER}' },
-    agents: {
-      tuned: { max_tokens: 300, max_retries: 0, timeout_s: 0.3 },
+  const { service } = makeService(
+    {
+      ...openaiAt(fake.openaiBaseUrl),
+      max_retries: null,
+      headers: { 'X-Team': '${env:TEAM_HEADER}' },
+      agents: {
+        tuned: { max_tokens: 300, max_retries: 0, timeout_s: 0.3 },
+      },
     },
-  }, { TEAM_HEADER: 'analytics-team-42' });
+    { TEAM_HEADER: 'analytics-team-42' },
+  );
   const set = service.acquire();
 
   // Unset: no max tokens in the body; the SDK's own retry default (2 retries = 3 requests) holds.
@@ -247,7 +290,10 @@ test('5. max_tokens, timeout_s, max_retries and headers reach the client only wh
   expect(fake.requests).toHaveLength(1);
   fake.reset();
   fake.reply({ hang: true });
-  await expect(set.structured('tuned', ASK)).rejects.toMatchObject({ code: 'PROVIDER_TIMEOUT', provider: 'openai' });
+  await expect(set.structured('tuned', ASK)).rejects.toMatchObject({
+    code: 'PROVIDER_TIMEOUT',
+    provider: 'openai',
+  });
   service.release(set);
   await service.close();
 });
@@ -270,14 +316,22 @@ test('6. structured output per method, the schema in the prompt for json_mode, p
   const [tools, schema, mode] = fake.requests.map((r) => r.body);
   expect(tools.tools[0].function).toMatchObject({ name: 'answer', parameters: ASK.schema });
   expect(tools.tool_choice).toEqual({ type: 'function', function: { name: 'answer' } });
-  expect(schema.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'answer', schema: ASK.schema } });
+  expect(schema.response_format).toMatchObject({
+    type: 'json_schema',
+    json_schema: { name: 'answer', schema: ASK.schema },
+  });
   expect(mode.response_format).toEqual({ type: 'json_object' });
   expect(mode.messages[0].content).toContain(JSON.stringify(ASK.schema));
   expect(schema.messages[0].content).not.toContain(JSON.stringify(ASK.schema));
 
   // parse_retries 2: exactly 3 calls, each failure sent back with its validation errors.
   fake.reset();
-  fake.reply({ text: 'forty-two' }, { json: { answer: 'x' } }, { json: { wrong: 1 } }, { json: { answer: 9 } });
+  fake.reply(
+    { text: 'forty-two' },
+    { json: { answer: 'x' } },
+    { json: { wrong: 1 } },
+    { json: { answer: 9 } },
+  );
   const failure = await set.structured('picky', ASK).catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(LlmError);
   expect(failure).toMatchObject({ code: 'MODEL_OUTPUT_INVALID' });
@@ -301,28 +355,41 @@ test('6. structured output per method, the schema in the prompt for json_mode, p
 });
 
 test('7. a missing key does not stop the build; the check reports it; using the agent names agent, provider and variable', async () => {
-  const { service } = makeService({ provider: 'openai', model: 'gpt-4.1-mini', agents: { planner: { model: 'gpt-4.1' } } });
+  const { service } = makeService({
+    provider: 'openai',
+    model: 'gpt-4.1-mini',
+    agents: { planner: { model: 'gpt-4.1' } },
+  });
   expect(service.list()).toHaveProperty('planner');
   expect(service.check()).toEqual([
     expect.objectContaining({ agent: 'default', provider: 'openai', code: 'LLM_KEY_MISSING' }),
     expect.objectContaining({ agent: 'planner', provider: 'openai', code: 'LLM_KEY_MISSING' }),
   ]);
   const set = service.acquire();
-  await expect(set.structured('planner', ASK)).rejects.toThrow(/agent 'planner' uses provider 'openai', which needs an API key: set the environment variable OPENAI_API_KEY/);
+  await expect(set.structured('planner', ASK)).rejects.toThrow(
+    /agent 'planner' uses provider 'openai', which needs an API key: set the environment variable OPENAI_API_KEY/,
+  );
   expect(fake.requests).toHaveLength(0);
   service.release(set);
   // On replace the same section is refused (422) since every key must resolve.
-  expect(() => service.replace({ provider: 'openai', model: 'gpt-4.1' })).toThrow(/llm.api_key: .*OPENAI_API_KEY/);
+  expect(() => service.replace({ provider: 'openai', model: 'gpt-4.1' })).toThrow(
+    /llm.api_key: .*OPENAI_API_KEY/,
+  );
   await service.close();
 });
 
 test('8. a 400 rejecting temperature names the model and agent and says to set temperature: null', async () => {
-  const { service } = makeService({ ...openaiAt(fake.openaiBaseUrl, { model: 'o3' }), agents: { planner: {} } });
+  const { service } = makeService({
+    ...openaiAt(fake.openaiBaseUrl, { model: 'o3' }),
+    agents: { planner: {} },
+  });
   fake.reply({ fail: 'temperature' });
   const set = service.acquire();
   const err = (await set.structured('planner', ASK).catch((e: unknown) => e)) as LlmError;
   expect(err.code).toBe('PROVIDER_TEMPERATURE_REJECTED');
-  expect(err.message).toMatch(/model 'o3' of agent 'planner' does not accept a temperature.*set 'temperature: null'/);
+  expect(err.message).toMatch(
+    /model 'o3' of agent 'planner' does not accept a temperature.*set 'temperature: null'/,
+  );
   expect(err.provider).toBe('openai');
   expect(err.providerResponse).toMatchObject({ status: 400 });
   service.release(set);
@@ -353,8 +420,14 @@ test('9. seed 42 on every alpha-wire request, none on beta; temperature 0.0 by d
 });
 
 test('10. one immutable set built without a model call; equal settings share a client; the LRU closes evicted clients once unheld; close closes all', async () => {
-  const agents = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`a${i}`, { model: 'gpt-4.1-mini' }]));
-  const { service } = makeService({ ...openaiAt(fake.openaiBaseUrl), agents: { ...agents, other: { model: 'gpt-4.1' } } }, {}, { cacheSize: 2 });
+  const agents = Object.fromEntries(
+    Array.from({ length: 3 }, (_, i) => [`a${i}`, { model: 'gpt-4.1-mini' }]),
+  );
+  const { service } = makeService(
+    { ...openaiAt(fake.openaiBaseUrl), agents: { ...agents, other: { model: 'gpt-4.1' } } },
+    {},
+    { cacheSize: 2 },
+  );
   expect(fake.requests).toHaveLength(0);
   const first = service.acquire();
   const shared = first.client('a0').client;
@@ -410,7 +483,9 @@ test('12. embeddings are not routed through the LLM set: it only ever calls chat
   expect(fake.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
   expect(Object.getOwnPropertyNames(Object.getPrototypeOf(set)).filter((n) => /embed/i.test(n))).toEqual([]);
   // The llm section has no embeddings key: it belongs to the engine's own `embeddings` section.
-  expect(() => makeService({ ...openaiAt(fake.openaiBaseUrl), embeddings: { provider: 'local' } })).toThrow(/unknown key 'embeddings'/);
+  expect(() => makeService({ ...openaiAt(fake.openaiBaseUrl), embeddings: { provider: 'local' } })).toThrow(
+    /unknown key 'embeddings'/,
+  );
   service.release(set);
   await service.close();
 });

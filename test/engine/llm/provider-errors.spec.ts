@@ -35,12 +35,16 @@ describe.each([
     const { service } = makeService(section());
     fake.reply({ fail: failure });
     const set = service.acquire();
-    const err = (await set.structured('default', ASK, { node: 'ast_planner' }).catch((e: unknown) => e)) as LlmError;
+    const err = (await set
+      .structured('default', ASK, { node: 'ast_planner' })
+      .catch((e: unknown) => e)) as LlmError;
     expect(err).toBeInstanceOf(LlmError);
     expect(err.code).toBe(code);
     expect(err.provider).toBe(provider);
     expect(err.providerResponse).toMatchObject({ status: expect.any(Number) });
-    expect(err.calls).toEqual([expect.objectContaining({ node: 'ast_planner', error: code, usage_reported: false, cost: null })]);
+    expect(err.calls).toEqual([
+      expect.objectContaining({ node: 'ast_planner', error: code, usage_reported: false, cost: null }),
+    ]);
     const entry = err.toErrorEntry('ast_planner');
     expect(entry).toMatchObject({ node: 'ast_planner', error_code: code, severity: 'ERROR', provider });
     service.release(set);
@@ -51,11 +55,15 @@ describe.each([
     const { service } = makeService(section());
     fake.reply({ refusal: 'I cannot help with that.' }, { refusal: 'I cannot help with that.' });
     const set = service.acquire();
-    await expect(set.text('default', { system: 's', messages: [{ role: 'user', content: 'q' }] })).rejects.toMatchObject({
+    await expect(
+      set.text('default', { system: 's', messages: [{ role: 'user', content: 'q' }] }),
+    ).rejects.toMatchObject({
       code: 'PROVIDER_CONTENT_REFUSED',
       provider,
     });
-    await expect(set.streamText('default', { system: 's', messages: [{ role: 'user', content: 'q' }] }, () => undefined)).rejects.toMatchObject({
+    await expect(
+      set.streamText('default', { system: 's', messages: [{ role: 'user', content: 'q' }] }, () => undefined),
+    ).rejects.toMatchObject({
       code: 'PROVIDER_CONTENT_REFUSED',
     });
     service.release(set);
@@ -65,7 +73,10 @@ describe.each([
   test('keys are redacted from the message and provider_response (echoed by the provider or our own)', async () => {
     const ownKey = provider === 'openai' ? 'sk-test-openai-0123456789' : 'sk-ant-test-0123456789';
     const { service } = makeService(section());
-    fake.reply({ fail: 'auth', message: `Incorrect API key provided: ${ownKey}. Also seen: sk-proj-abcdefghijklmnop1234` });
+    fake.reply({
+      fail: 'auth',
+      message: `Incorrect API key provided: ${ownKey}. Also seen: sk-proj-abcdefghijklmnop1234`,
+    });
     const set = service.acquire();
     const err = (await set.structured('default', ASK).catch((e: unknown) => e)) as LlmError;
     expect(err.code).toBe('PROVIDER_AUTH_FAILED');
@@ -82,7 +93,12 @@ test('an unreachable server is PROVIDER_UNAVAILABLE naming the endpoint', async 
   const closed = await FakeModelServer.start();
   const url = closed.openaiBaseUrl;
   await closed.close();
-  const { service } = makeService({ provider: 'local_server', model: 'llama3.1:8b', base_url: url, max_retries: 0 });
+  const { service } = makeService({
+    provider: 'local_server',
+    model: 'llama3.1:8b',
+    base_url: url,
+    max_retries: 0,
+  });
   const set = service.acquire();
   const err = (await set.structured('default', ASK).catch((e: unknown) => e)) as LlmError;
   expect(err.code).toBe('PROVIDER_UNAVAILABLE');

@@ -16,12 +16,23 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-const ASK_TEXT = { system: 'Summarise.', messages: [{ role: 'user' as const, content: 'Sales rose 4% in May.' }] };
+const ASK_TEXT = {
+  system: 'Summarise.',
+  messages: [{ role: 'user' as const, content: 'Sales rose 4% in May.' }],
+};
 const USAGE = { input: 2000, cached: 1500, cacheWrite: 300, output: 120, reasoning: 0 };
 
 describe.each([
-  ['openai', () => openaiAt(fake.openaiBaseUrl, { model: 'gpt-4.1-mini' }), { input: 0.4, cached: 0.1, write: 0.4, output: 1.6 }],
-  ['anthropic', () => anthropicAt(fake.anthropicBaseUrl, { model: 'claude-haiku-4-5' }), { input: 1, cached: 0.1, write: 1.25, output: 5 }],
+  [
+    'openai',
+    () => openaiAt(fake.openaiBaseUrl, { model: 'gpt-4.1-mini' }),
+    { input: 0.4, cached: 0.1, write: 0.4, output: 1.6 },
+  ],
+  [
+    'anthropic',
+    () => anthropicAt(fake.anthropicBaseUrl, { model: 'claude-haiku-4-5' }),
+    { input: 1, cached: 0.1, write: 1.25, output: 5 },
+  ],
 ])('%s wire', (wire, section, rate) => {
   test('a streamed answer reports the same usage and cost as an unstreamed one, and its pieces join to the text', async () => {
     const { service } = makeService(section());
@@ -30,7 +41,9 @@ describe.each([
     fake.reply({ text, usage: USAGE }, { text, usage: USAGE });
     const plain = await set.text('default', ASK_TEXT, { node: 'answer_synthesizer' });
     const pieces: string[] = [];
-    const streamed = await set.streamText('default', ASK_TEXT, (p) => pieces.push(p), { node: 'answer_synthesizer' });
+    const streamed = await set.streamText('default', ASK_TEXT, (p) => pieces.push(p), {
+      node: 'answer_synthesizer',
+    });
     expect(fake.requests.map((r) => r.stream)).toEqual([false, true]);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.join('')).toBe(text);
@@ -38,7 +51,8 @@ describe.each([
     const strip = (c: CallRecord) => ({ ...c, latency_s: 0 });
     expect(streamed.calls.map(strip)).toEqual(plain.calls.map(strip));
     // Cached reads and cache writes are part of the input and billed at their own rates.
-    const expected = ((2000 - 1500 - 300) * rate.input + 1500 * rate.cached + 300 * rate.write + 120 * rate.output) / 1e6;
+    const expected =
+      ((2000 - 1500 - 300) * rate.input + 1500 * rate.cached + 300 * rate.write + 120 * rate.output) / 1e6;
     expect(plain.calls[0]).toMatchObject({
       node: 'answer_synthesizer',
       input_tokens: 2000,
@@ -50,7 +64,11 @@ describe.each([
       error: null,
     });
     if (wire === 'anthropic') expect(plain.calls[0]?.cost).toBeCloseTo(expected, 8);
-    else expect(plain.calls[0]?.cost).toBeCloseTo((500 * rate.input + 1500 * rate.cached + 120 * rate.output) / 1e6, 8);
+    else
+      expect(plain.calls[0]?.cost).toBeCloseTo(
+        (500 * rate.input + 1500 * rate.cached + 120 * rate.output) / 1e6,
+        8,
+      );
     service.release(set);
     await service.close();
   });
@@ -62,7 +80,12 @@ describe.each([
     const plain = await set.text('default', ASK_TEXT);
     const streamed = await set.streamText('default', ASK_TEXT, () => undefined);
     for (const r of [plain, streamed]) {
-      expect(r.calls[0]).toMatchObject({ usage_reported: false, input_tokens: 0, output_tokens: 0, cost: null });
+      expect(r.calls[0]).toMatchObject({
+        usage_reported: false,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost: null,
+      });
     }
     service.release(set);
     await service.close();
@@ -71,7 +94,13 @@ describe.each([
 
 test('an unpriced model costs null; config prices apply; dated snapshots and router names find their row', () => {
   const table = new PriceTable({ 'local-llama': { input: 0, output: 0 } });
-  const usage = { inputTokens: 1_000_000, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 1_000_000, reasoningTokens: 0 };
+  const usage = {
+    inputTokens: 1_000_000,
+    cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
+    outputTokens: 1_000_000,
+    reasoningTokens: 0,
+  };
   expect(table.cost('never-heard-of-it', usage)).toBeNull();
   expect(table.cost('local-llama', usage)).toBe(0);
   expect(table.cost('gpt-4.1-mini', usage)).toBeCloseTo(2.0, 8);
@@ -95,8 +124,17 @@ test('QuestionUsage sums calls per node and in total; an unpriced call makes the
     usage_reported: true,
     error: null,
   });
-  const u = questionUsage([call('ast_planner', 100, 0.01), call('ast_planner', 50, 0.02), call('decomposer', 10, 0.001)], 2);
-  expect(u.total).toMatchObject({ calls: 3, input_tokens: 160, output_tokens: 30, total_tokens: 190, latency_s: 1.5 });
+  const u = questionUsage(
+    [call('ast_planner', 100, 0.01), call('ast_planner', 50, 0.02), call('decomposer', 10, 0.001)],
+    2,
+  );
+  expect(u.total).toMatchObject({
+    calls: 3,
+    input_tokens: 160,
+    output_tokens: 30,
+    total_tokens: 190,
+    latency_s: 1.5,
+  });
   expect(u.total.cost).toBeCloseTo(0.031, 8);
   expect(u.nodes.ast_planner).toMatchObject({ calls: 2, input_tokens: 150 });
   expect(u.plan_cache_hits).toBe(2);

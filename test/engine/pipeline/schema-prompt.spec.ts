@@ -33,7 +33,9 @@ const snapshot: SchemaSnapshot = {
   ],
 };
 
-const policies = { analyst: { tables: { deny: ['shop.salaries'] }, columns: { deny: ['shop.customers.email'] } } };
+const policies = {
+  analyst: { tables: { deny: ['shop.salaries'] }, columns: { deny: ['shop.customers.email'] } },
+};
 
 it('shows readable tables with samples, keys and row estimates', () => {
   const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [] });

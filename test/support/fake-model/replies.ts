@@ -49,43 +49,107 @@ export type FakeReply =
   /** Never answers: the client's timeout (or close) ends the request. */
   | { readonly hang: true };
 
-export const DEFAULT_USAGE: Required<FakeUsage> = { input: 100, output: 20, cached: 0, cacheWrite: 0, reasoning: 0 };
+export const DEFAULT_USAGE: Required<FakeUsage> = {
+  input: 100,
+  output: 20,
+  cached: 0,
+  cacheWrite: 0,
+  reasoning: 0,
+};
 
 export interface RenderedFailure {
   readonly status: number;
   readonly body: unknown;
 }
 
-const FAILURES: Record<FakeFailure, { status: number; openaiStatus?: number; type: string; code: string | null; message: string; param?: string }> = {
-  auth: { status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Incorrect API key provided: sk-fake-leaked-1234567890abcdef.' },
-  permission: { status: 403, type: 'permission_error', code: null, message: 'Your API key does not have permission to use the specified resource.' },
-  not_found: { status: 404, type: 'not_found_error', code: 'model_not_found', message: 'The model does not exist or you do not have access to it.' },
-  rate_limit: { status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'Rate limit reached for requests per minute. Please try again shortly.' },
-  quota: { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' },
-  server: { status: 500, type: 'api_error', code: null, message: 'The server had an error while processing your request.' },
+const FAILURES: Record<
+  FakeFailure,
+  {
+    status: number;
+    openaiStatus?: number;
+    type: string;
+    code: string | null;
+    message: string;
+    param?: string;
+  }
+> = {
+  auth: {
+    status: 401,
+    type: 'authentication_error',
+    code: 'invalid_api_key',
+    message: 'Incorrect API key provided: sk-fake-leaked-1234567890abcdef.',
+  },
+  permission: {
+    status: 403,
+    type: 'permission_error',
+    code: null,
+    message: 'Your API key does not have permission to use the specified resource.',
+  },
+  not_found: {
+    status: 404,
+    type: 'not_found_error',
+    code: 'model_not_found',
+    message: 'The model does not exist or you do not have access to it.',
+  },
+  rate_limit: {
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'rate_limit_exceeded',
+    message: 'Rate limit reached for requests per minute. Please try again shortly.',
+  },
+  quota: {
+    status: 429,
+    type: 'insufficient_quota',
+    code: 'insufficient_quota',
+    message: 'You exceeded your current quota, please check your plan and billing details.',
+  },
+  server: {
+    status: 500,
+    type: 'api_error',
+    code: null,
+    message: 'The server had an error while processing your request.',
+  },
   overloaded: { status: 529, openaiStatus: 503, type: 'overloaded_error', code: null, message: 'Overloaded' },
   temperature: {
     status: 400,
     type: 'invalid_request_error',
     code: 'unsupported_value',
     param: 'temperature',
-    message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+    message:
+      "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
   },
   context: {
     status: 400,
     type: 'invalid_request_error',
     code: 'context_length_exceeded',
     param: 'messages',
-    message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
+    message:
+      "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
   },
-  bad_request: { status: 400, type: 'invalid_request_error', code: null, message: "Invalid value for 'tool_choice'." },
+  bad_request: {
+    status: 400,
+    type: 'invalid_request_error',
+    code: null,
+    message: "Invalid value for 'tool_choice'.",
+  },
 };
 
-export function renderFailure(wire: 'openai' | 'anthropic', failure: FakeFailure, message?: string): RenderedFailure {
+export function renderFailure(
+  wire: 'openai' | 'anthropic',
+  failure: FakeFailure,
+  message?: string,
+): RenderedFailure {
   const f = FAILURES[failure];
-  const text = message ?? (wire === 'anthropic' && failure === 'context' ? 'prompt is too long: 210512 tokens > 200000 maximum' : f.message);
+  const text =
+    message ??
+    (wire === 'anthropic' && failure === 'context'
+      ? 'prompt is too long: 210512 tokens > 200000 maximum'
+      : f.message);
   if (wire === 'anthropic') {
-    return { status: f.status, body: { type: 'error', error: { type: f.type, message: text }, request_id: 'req_fake' } };
+    return {
+      status: f.status,
+      body: { type: 'error', error: { type: f.type, message: text }, request_id: 'req_fake' },
+    };
   }
   return {
     status: f.openaiStatus ?? f.status,

@@ -109,14 +109,30 @@ export class FakeModelServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const wire: Wire | null = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : null;
+    const wire: Wire | null = path.endsWith('/chat/completions')
+      ? 'openai'
+      : path.endsWith('/messages')
+        ? 'anthropic'
+        : null;
     const body = parseJson(raw);
     if (!wire || req.method !== 'POST') {
       sendJson(res, 404, { error: { message: `fake model server: no route ${req.method} ${path}` } });
       return;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
-    const recorded: RecordedRequest = { wire, method: req.method, path, headers, body, stream: body?.stream === true };
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [
+        k.toLowerCase(),
+        Array.isArray(v) ? v.join(', ') : String(v),
+      ]),
+    );
+    const recorded: RecordedRequest = {
+      wire,
+      method: req.method,
+      path,
+      headers,
+      body,
+      stream: body?.stream === true,
+    };
     this.requests.push(recorded);
     const reply = this.handler?.(recorded) ?? this.queue.shift();
     if (!reply) {
@@ -143,7 +159,8 @@ export class FakeModelServer {
     this.seq += 1;
     const id = `fake-${this.seq}`;
     if (wire === 'openai') {
-      if (recorded.stream) openaiStream(res, id, model, answer, usage, body?.stream_options?.include_usage === true);
+      if (recorded.stream)
+        openaiStream(res, id, model, answer, usage, body?.stream_options?.include_usage === true);
       else sendJson(res, 200, openaiCompletion(id, model, answer, usage));
     } else if (recorded.stream) {
       anthropicStream(res, id, model, answer, usage);
@@ -163,11 +180,14 @@ interface Answer {
 }
 
 function toAnswer(reply: FakeReply, wire: Wire, body: any): Answer {
-  const toolName: string | undefined = wire === 'openai' ? body?.tools?.[0]?.function?.name : body?.tools?.[0]?.name;
+  const toolName: string | undefined =
+    wire === 'openai' ? body?.tools?.[0]?.function?.name : body?.tools?.[0]?.name;
   if ('refusal' in reply) return { kind: 'refusal', text: reply.refusal, toolName: '', toolInput: null };
   if ('json' in reply) {
     const text = JSON.stringify(reply.json);
-    return toolName ? { kind: 'tool', text, toolName, toolInput: reply.json } : { kind: 'text', text, toolName: '', toolInput: null };
+    return toolName
+      ? { kind: 'tool', text, toolName, toolInput: reply.json }
+      : { kind: 'text', text, toolName: '', toolInput: null };
   }
   const text = 'text' in reply ? reply.text : '';
   // On the OpenAI wire a tool call's arguments are a string and may be anything; Anthropic's
@@ -189,7 +209,14 @@ function openaiUsage(u: Required<FakeUsage>) {
 function openaiCompletion(id: string, model: string, a: Answer, usage: Required<FakeUsage> | null) {
   const message =
     a.kind === 'tool'
-      ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: a.toolName, arguments: a.text } }] }
+      ? {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: [
+            { id: `call_${id}`, type: 'function', function: { name: a.toolName, arguments: a.text } },
+          ],
+        }
       : a.kind === 'refusal'
         ? { role: 'assistant', content: null, refusal: a.text }
         : { role: 'assistant', content: a.text, refusal: null };
@@ -199,12 +226,21 @@ function openaiCompletion(id: string, model: string, a: Answer, usage: Required<
     created: Math.floor(Date.now() / 1000),
     model,
     system_fingerprint: 'fp_fake',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: a.kind === 'tool' ? 'tool_calls' : 'stop' }],
+    choices: [
+      { index: 0, message, logprobs: null, finish_reason: a.kind === 'tool' ? 'tool_calls' : 'stop' },
+    ],
     ...(usage ? { usage: openaiUsage(usage) } : {}),
   };
 }
 
-function openaiStream(res: ServerResponse, id: string, model: string, a: Answer, usage: Required<FakeUsage> | null, includeUsage: boolean): void {
+function openaiStream(
+  res: ServerResponse,
+  id: string,
+  model: string,
+  a: Answer,
+  usage: Required<FakeUsage> | null,
+  includeUsage: boolean,
+): void {
   sseHeaders(res);
   const chunk = (delta: object, finish: string | null = null, extra: object = {}) =>
     res.write(
@@ -212,7 +248,11 @@ function openaiStream(res: ServerResponse, id: string, model: string, a: Answer,
     );
   chunk({ role: 'assistant', content: '' });
   if (a.kind === 'tool') {
-    chunk({ tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: a.toolName, arguments: '' } }] });
+    chunk({
+      tool_calls: [
+        { index: 0, id: `call_${id}`, type: 'function', function: { name: a.toolName, arguments: '' } },
+      ],
+    });
     for (const piece of pieces(a.text)) chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
     chunk({}, 'tool_calls');
   } else if (a.kind === 'refusal') {
@@ -223,7 +263,9 @@ function openaiStream(res: ServerResponse, id: string, model: string, a: Answer,
     chunk({}, 'stop');
   }
   if (includeUsage && usage) {
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: openaiUsage(usage) })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: openaiUsage(usage) })}\n\n`,
+    );
   }
   res.end('data: [DONE]\n\n');
 }
@@ -256,9 +298,16 @@ function anthropicMessage(id: string, model: string, a: Answer, usage: Required<
   };
 }
 
-function anthropicStream(res: ServerResponse, id: string, model: string, a: Answer, usage: Required<FakeUsage> | null): void {
+function anthropicStream(
+  res: ServerResponse,
+  id: string,
+  model: string,
+  a: Answer,
+  usage: Required<FakeUsage> | null,
+): void {
   sseHeaders(res);
-  const event = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const event = (type: string, data: object) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   const u = usage ? anthropicUsage(usage) : null;
   event('message_start', {
     message: {
@@ -273,16 +322,24 @@ function anthropicStream(res: ServerResponse, id: string, model: string, a: Answ
     },
   });
   if (a.kind === 'tool') {
-    event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: `toolu_${id}`, name: a.toolName, input: {} } });
-    for (const piece of pieces(a.text)) event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
+    event('content_block_start', {
+      index: 0,
+      content_block: { type: 'tool_use', id: `toolu_${id}`, name: a.toolName, input: {} },
+    });
+    for (const piece of pieces(a.text))
+      event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: piece } });
     event('content_block_stop', { index: 0 });
   } else if (a.kind === 'text') {
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    for (const piece of pieces(a.text)) event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
+    for (const piece of pieces(a.text))
+      event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
     event('content_block_stop', { index: 0 });
   }
   const stop = a.kind === 'tool' ? 'tool_use' : a.kind === 'refusal' ? 'refusal' : 'end_turn';
-  event('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, ...(u ? { usage: { output_tokens: u.output_tokens } } : {}) });
+  event('message_delta', {
+    delta: { stop_reason: stop, stop_sequence: null },
+    ...(u ? { usage: { output_tokens: u.output_tokens } } : {}),
+  });
   event('message_stop', {});
   res.end();
 }
@@ -297,12 +354,25 @@ function pieces(text: string): string[] {
 }
 
 function sseHeaders(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 

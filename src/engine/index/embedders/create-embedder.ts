@@ -22,7 +22,9 @@ export function createEmbedder(
       return new LocalEmbedder();
     case 'openai':
     case 'alpha': {
-      const apiKey = config?.api_key ? secrets.resolve(config.api_key, 'embeddings.api_key') : secrets.fromEnv(OPENAI_KEY_VARIABLE);
+      const apiKey = config?.api_key
+        ? secrets.resolve(config.api_key, 'embeddings.api_key')
+        : secrets.fromEnv(OPENAI_KEY_VARIABLE);
       if (!apiKey) {
         throw new EngineError(
           'EMBEDDINGS_KEY_MISSING',

@@ -46,26 +46,39 @@ export class DuckDbIndexStore implements IndexStore {
       this.instance = await DuckDBInstance.create(this.file);
       this.conn = await this.instance.connect();
     } catch (err) {
-      throw new EngineError('INDEX_STORE_UNAVAILABLE', `cannot open the index file ${this.file}: ${(err as Error).message}`);
+      throw new EngineError(
+        'INDEX_STORE_UNAVAILABLE',
+        `cannot open the index file ${this.file}: ${(err as Error).message}`,
+      );
     }
     for (const sql of SCHEMA) await this.conn.run(sql);
     // A build still pending at open was cut off by a crash: its rows never became live.
-    await this.conn.run(`DELETE FROM index_entries WHERE build_id IN (SELECT build_id FROM index_builds WHERE state = 'pending')`);
+    await this.conn.run(
+      `DELETE FROM index_entries WHERE build_id IN (SELECT build_id FROM index_builds WHERE state = 'pending')`,
+    );
     await this.conn.run(`DELETE FROM index_builds WHERE state = 'pending'`);
   }
 
   beginBuild(scope: IndexScope, datasourceId: string, schemaVersion: string): Promise<string> {
     return this.serial(async (c) => {
       const buildId = randomUUID();
-      await c.run(
-        `INSERT INTO index_builds VALUES ($1, $2, $3, $4, 0, $5, 'pending', NULL, 0)`,
-        [buildId, scope.namespace, scope.embeddingModel, datasourceId, schemaVersion],
-      );
+      await c.run(`INSERT INTO index_builds VALUES ($1, $2, $3, $4, 0, $5, 'pending', NULL, 0)`, [
+        buildId,
+        scope.namespace,
+        scope.embeddingModel,
+        datasourceId,
+        schemaVersion,
+      ]);
       return buildId;
     });
   }
 
-  appendEntries(buildId: string, scope: IndexScope, datasourceId: string, entries: readonly StoredEntry[]): Promise<void> {
+  appendEntries(
+    buildId: string,
+    scope: IndexScope,
+    datasourceId: string,
+    entries: readonly StoredEntry[],
+  ): Promise<void> {
     return this.serial(async (c) => {
       const appender = await c.createAppender('index_entries');
       const listType = LIST(FLOAT);
@@ -89,21 +102,40 @@ export class DuckDbIndexStore implements IndexStore {
     return this.serial(async (c) => {
       await c.run('BEGIN TRANSACTION');
       try {
-        const rows = await this.rows(c, `SELECT namespace, embedding_model, datasource_id, schema_version FROM index_builds WHERE build_id = $1 AND state = 'pending'`, [buildId]);
+        const rows = await this.rows(
+          c,
+          `SELECT namespace, embedding_model, datasource_id, schema_version FROM index_builds WHERE build_id = $1 AND state = 'pending'`,
+          [buildId],
+        );
         const b = rows[0];
         if (!b) throw new EngineError('INDEX_BUILD_UNKNOWN', `no pending index build ${buildId}`);
         const scopeArgs = [b.namespace, b.embedding_model, b.datasource_id] as DuckDBValue[];
-        const prev = await this.rows(c, `SELECT coalesce(max(index_version), 0) AS v FROM index_builds WHERE namespace = $1 AND embedding_model = $2 AND datasource_id = $3 AND state = 'live'`, scopeArgs);
+        const prev = await this.rows(
+          c,
+          `SELECT coalesce(max(index_version), 0) AS v FROM index_builds WHERE namespace = $1 AND embedding_model = $2 AND datasource_id = $3 AND state = 'live'`,
+          scopeArgs,
+        );
         const version = Number(prev[0]?.v ?? 0) + 1;
-        const count = await this.rows(c, `SELECT count(*) AS n FROM index_entries WHERE build_id = $1`, [buildId]);
+        const count = await this.rows(c, `SELECT count(*) AS n FROM index_entries WHERE build_id = $1`, [
+          buildId,
+        ]);
         const entries = Number(count[0]?.n ?? 0);
         const live = `SELECT build_id FROM index_builds WHERE namespace = $1 AND embedding_model = $2 AND datasource_id = $3 AND state = 'live'`;
         await c.run(`DELETE FROM index_entries WHERE build_id IN (${live})`, scopeArgs);
         await c.run(`DELETE FROM index_builds WHERE build_id IN (${live})`, scopeArgs);
         const builtAt = new Date().toISOString();
-        await c.run(`UPDATE index_builds SET state = 'live', index_version = $2, built_at = $3, entries = $4 WHERE build_id = $1`, [buildId, version, builtAt, entries]);
+        await c.run(
+          `UPDATE index_builds SET state = 'live', index_version = $2, built_at = $3, entries = $4 WHERE build_id = $1`,
+          [buildId, version, builtAt, entries],
+        );
         await c.run('COMMIT');
-        return { datasourceId: String(b.datasource_id), indexVersion: version, schemaVersion: String(b.schema_version), builtAt, entries };
+        return {
+          datasourceId: String(b.datasource_id),
+          indexVersion: version,
+          schemaVersion: String(b.schema_version),
+          builtAt,
+          entries,
+        };
       } catch (err) {
         await c.run('ROLLBACK');
         throw err;
@@ -138,7 +170,11 @@ export class DuckDbIndexStore implements IndexStore {
 
   models(namespace: string): Promise<string[]> {
     return this.serial(async (c) => {
-      const rows = await this.rows(c, `SELECT DISTINCT embedding_model FROM index_builds WHERE namespace = $1 AND state = 'live' ORDER BY 1`, [namespace]);
+      const rows = await this.rows(
+        c,
+        `SELECT DISTINCT embedding_model FROM index_builds WHERE namespace = $1 AND state = 'live' ORDER BY 1`,
+        [namespace],
+      );
       return rows.map((r) => String(r.embedding_model));
     });
   }
@@ -158,7 +194,11 @@ export class DuckDbIndexStore implements IndexStore {
   search(
     scope: IndexScope,
     vector: Float32Array,
-    options: { readonly k: number; readonly kinds?: readonly EntryKind[]; readonly datasourceIds?: readonly string[] },
+    options: {
+      readonly k: number;
+      readonly kinds?: readonly EntryKind[];
+      readonly datasourceIds?: readonly string[];
+    },
   ): Promise<SearchHit[]> {
     return this.serial(async (c) => {
       // Named parameters so the query vector can be typed FLOAT[] (a JS number list binds as DOUBLE/INTEGER).
@@ -177,7 +217,8 @@ export class DuckDbIndexStore implements IndexStore {
           })
           .join(', ');
       if (options.kinds?.length) filters.push(`e.kind IN (${inList('kind', options.kinds)})`);
-      if (options.datasourceIds?.length) filters.push(`e.datasource_id IN (${inList('ds', options.datasourceIds)})`);
+      if (options.datasourceIds?.length)
+        filters.push(`e.datasource_id IN (${inList('ds', options.datasourceIds)})`);
       const reader = await c.runAndReadAll(
         `SELECT ${ENTRY_COLUMNS}, list_cosine_similarity(e.vector, $q) AS score
          FROM index_entries e JOIN index_builds b USING (build_id)
@@ -207,7 +248,11 @@ export class DuckDbIndexStore implements IndexStore {
     return this.serial(async (c) => {
       const args = [scope.namespace, scope.embeddingModel, datasourceId];
       const live = `SELECT build_id FROM index_builds WHERE namespace = $1 AND embedding_model = $2 AND datasource_id = $3 AND state = 'live'`;
-      const n = await this.rows(c, `SELECT count(*) AS n FROM index_entries WHERE build_id IN (${live})`, args);
+      const n = await this.rows(
+        c,
+        `SELECT count(*) AS n FROM index_entries WHERE build_id IN (${live})`,
+        args,
+      );
       await c.run('BEGIN TRANSACTION');
       await c.run(`DELETE FROM index_entries WHERE build_id IN (${live})`, args);
       await c.run(`DELETE FROM index_builds WHERE build_id IN (${live})`, args);
@@ -218,8 +263,14 @@ export class DuckDbIndexStore implements IndexStore {
 
   clear(namespace: string): Promise<ClearResult> {
     return this.serial(async (c) => {
-      const perDs = await this.rows(c, `SELECT datasource_id, count(*) AS n FROM index_entries WHERE namespace = $1 GROUP BY 1 ORDER BY 1`, [namespace]);
-      const builds = await this.rows(c, `SELECT count(*) AS n FROM index_builds WHERE namespace = $1`, [namespace]);
+      const perDs = await this.rows(
+        c,
+        `SELECT datasource_id, count(*) AS n FROM index_entries WHERE namespace = $1 GROUP BY 1 ORDER BY 1`,
+        [namespace],
+      );
+      const builds = await this.rows(c, `SELECT count(*) AS n FROM index_builds WHERE namespace = $1`, [
+        namespace,
+      ]);
       await c.run('BEGIN TRANSACTION');
       await c.run(`DELETE FROM index_entries WHERE namespace = $1`, [namespace]);
       await c.run(`DELETE FROM index_builds WHERE namespace = $1`, [namespace]);
@@ -250,7 +301,11 @@ export class DuckDbIndexStore implements IndexStore {
     return run;
   }
 
-  private async rows(c: DuckDBConnection, sql: string, args: DuckDBValue[] = []): Promise<Record<string, any>[]> {
+  private async rows(
+    c: DuckDBConnection,
+    sql: string,
+    args: DuckDBValue[] = [],
+  ): Promise<Record<string, any>[]> {
     const reader = await c.runAndReadAll(sql, args);
     return reader.getRowObjectsJS() as Record<string, any>[];
   }

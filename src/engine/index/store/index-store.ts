@@ -42,7 +42,12 @@ export interface ClearResult {
 export interface IndexStore {
   open(): Promise<void>;
   beginBuild(scope: IndexScope, datasourceId: string, schemaVersion: string): Promise<string>;
-  appendEntries(buildId: string, scope: IndexScope, datasourceId: string, entries: readonly StoredEntry[]): Promise<void>;
+  appendEntries(
+    buildId: string,
+    scope: IndexScope,
+    datasourceId: string,
+    entries: readonly StoredEntry[],
+  ): Promise<void>;
   /** Makes the pending build live and drops the datasource's previous build, atomically. */
   commitBuild(buildId: string): Promise<BuildRecord>;
   /** Drops a pending build's rows; the live build is untouched. */
@@ -56,7 +61,11 @@ export interface IndexStore {
   search(
     scope: IndexScope,
     vector: Float32Array,
-    options: { readonly k: number; readonly kinds?: readonly EntryKind[]; readonly datasourceIds?: readonly string[] },
+    options: {
+      readonly k: number;
+      readonly kinds?: readonly EntryKind[];
+      readonly datasourceIds?: readonly string[];
+    },
   ): Promise<SearchHit[]>;
   /** Live entries per kind. */
   countByKind(scope: IndexScope): Promise<Record<string, number>>;

@@ -54,12 +54,14 @@ export function stem(word: string): string {
   else if (w.endsWith('s') && !/(ss|us|is|ous)$/.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length > 5 && VOWEL.test(w.slice(0, -3))) w = undouble(w.slice(0, -3));
   else if (w.endsWith('ied') && w.length > 4) w = w.slice(0, -3) + 'y';
-  else if (w.endsWith('ed') && w.length > 4 && VOWEL.test(w.slice(0, -2)) && !w.endsWith('eed')) w = undouble(w.slice(0, -2));
+  else if (w.endsWith('ed') && w.length > 4 && VOWEL.test(w.slice(0, -2)) && !w.endsWith('eed'))
+    w = undouble(w.slice(0, -2));
   return w;
 }
 
 function undouble(w: string): string {
-  if (w.length > 3 && w[w.length - 1] === w[w.length - 2] && !/[lsz]/.test(w[w.length - 1] ?? '')) return w.slice(0, -1);
+  if (w.length > 3 && w[w.length - 1] === w[w.length - 2] && !/[lsz]/.test(w[w.length - 1] ?? ''))
+    return w.slice(0, -1);
   return w;
 }
 

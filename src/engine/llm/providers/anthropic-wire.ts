@@ -64,7 +64,12 @@ export class AnthropicWireClient extends WireClient<Params> {
     const usage = message.usage ? usageOf(message.usage) : null;
     if (tool && tool.type === 'tool_use') {
       const args = unwrapNested(tool.input, request.output?.schema);
-      return { text: JSON.stringify(args), toolArguments: args, usage, model: message.model || this.agent.model };
+      return {
+        text: JSON.stringify(args),
+        toolArguments: args,
+        usage,
+        model: message.model || this.agent.model,
+      };
     }
     const text = message.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
     return { text, usage, model: message.model || this.agent.model };
@@ -99,7 +104,9 @@ export class AnthropicWireClient extends WireClient<Params> {
         case 'message_delta': {
           stop = event.delta.stop_reason ?? stop;
           if (event.usage) {
-            const u = Object.fromEntries(Object.entries(event.usage).filter(([, v]) => v !== null && v !== undefined));
+            const u = Object.fromEntries(
+              Object.entries(event.usage).filter(([, v]) => v !== null && v !== undefined),
+            );
             usage = { ...(usage ?? {}), ...u };
           }
           break;
@@ -118,7 +125,12 @@ export class AnthropicWireClient extends WireClient<Params> {
       } catch {
         // Left undecoded: the structured-output layer reports it as an answer that does not parse.
       }
-      return { text: decoded === undefined ? args : JSON.stringify(decoded), toolArguments: decoded, usage: tokens, model };
+      return {
+        text: decoded === undefined ? args : JSON.stringify(decoded),
+        toolArguments: decoded,
+        usage: tokens,
+        model,
+      };
     }
     return { text, usage: tokens, model };
   }

@@ -68,7 +68,8 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
       requires: [ANTHROPIC_PACKAGE],
       installHint: `npm install ${ANTHROPIC_PACKAGE}`,
       plugin: false,
-      create: (agent: ResolvedAgent) => new AnthropicWireClient(loadAnthropic(load, agent), agent, 'Anthropic'),
+      create: (agent: ResolvedAgent) =>
+        new AnthropicWireClient(loadAnthropic(load, agent), agent, 'Anthropic'),
     },
     compatible('openai_compatible', 'OpenAI-compatible server', null, null, 'tool_calling'),
     compatible('openrouter', 'OpenRouter', 'OPENROUTER_API_KEY', OPENROUTER_BASE_URL, 'tool_calling'),

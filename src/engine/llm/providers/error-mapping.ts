@@ -18,7 +18,13 @@ export interface CallContext {
 
 export function toProviderError(err: unknown, ctx: CallContext): LlmError {
   if (err instanceof LlmError) return err;
-  const e = (err ?? {}) as { name?: string; status?: unknown; error?: unknown; message?: string; cause?: unknown };
+  const e = (err ?? {}) as {
+    name?: string;
+    status?: unknown;
+    error?: unknown;
+    message?: string;
+    cause?: unknown;
+  };
   // The openai SDK leaves `name` as 'Error'; the class name tells the kind on both SDKs.
   const is = (kind: string) => e.name === kind || (err as object | null)?.constructor?.name === kind;
   const where = `${ctx.label} (model '${ctx.model}', agent '${ctx.agent}')`;
@@ -39,7 +45,9 @@ export function toProviderError(err: unknown, ctx: CallContext): LlmError {
     });
   }
   if (typeof e.status !== 'number') {
-    return make('PROVIDER_ERROR', `${where} failed: ${e.message ?? String(err)}`, { error: e.message ?? String(err) });
+    return make('PROVIDER_ERROR', `${where} failed: ${e.message ?? String(err)}`, {
+      error: e.message ?? String(err),
+    });
   }
 
   const status = e.status;
@@ -58,7 +66,12 @@ export function toProviderError(err: unknown, ctx: CallContext): LlmError {
   if (status === 429) return make('PROVIDER_RATE_LIMITED', text, response);
   if (status === 408 || status === 504) return make('PROVIDER_TIMEOUT', text, response);
   if (status === 400 || status === 413 || status === 422) {
-    if (/context_length|context length|context window|too many tokens|prompt is too long|maximum context/.test(lower) || status === 413) {
+    if (
+      /context_length|context length|context window|too many tokens|prompt is too long|maximum context/.test(
+        lower,
+      ) ||
+      status === 413
+    ) {
       return make('PROVIDER_CONTEXT_TOO_LONG', text, response);
     }
     if (ctx.sentTemperature && /temperature/.test(lower)) {

@@ -34,11 +34,22 @@ export function createOpenAiEmbeddingsClient(options: EmbeddingsClientOptions): 
   return {
     async embed(model, input) {
       try {
-        const response = await client.embeddings.create({ model, input: [...input], encoding_format: 'float' });
+        const response = await client.embeddings.create({
+          model,
+          input: [...input],
+          encoding_format: 'float',
+        });
         const byIndex = [...response.data].sort((a, b) => a.index - b.index);
         return { vectors: byIndex.map((d) => d.embedding), promptTokens: response.usage?.prompt_tokens ?? 0 };
       } catch (err) {
-        throw toProviderError(err, { provider: 'openai', label: 'OpenAI embeddings', model, agent: 'embeddings', sentTemperature: false, baseUrl });
+        throw toProviderError(err, {
+          provider: 'openai',
+          label: 'OpenAI embeddings',
+          model,
+          agent: 'embeddings',
+          sentTemperature: false,
+          baseUrl,
+        });
       }
     },
   };

@@ -4,7 +4,10 @@
  * unless it is null. max_tokens, timeout, retries and headers reach the SDK only when set.
  */
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { TokenUsage } from '../usage';
 import type { ModelRequest, ModelResponse, ResolvedAgent } from './provider';
@@ -43,7 +46,11 @@ export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
       params.tools = [
         {
           type: 'function',
-          function: { name: out.name, description: out.description ?? `Answer as ${out.name}`, parameters: out.schema },
+          function: {
+            name: out.name,
+            description: out.description ?? `Answer as ${out.name}`,
+            parameters: out.schema,
+          },
         },
       ];
       params.tool_choice = { type: 'function', function: { name: out.name } };
@@ -60,8 +67,14 @@ export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
     return params;
   }
 
-  protected async unstreamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
-    const completion = await this.sdk.chat.completions.create({ ...params, stream: false }, { signal: request.signal });
+  protected async unstreamed(
+    params: ChatCompletionCreateParams,
+    request: ModelRequest,
+  ): Promise<ModelResponse> {
+    const completion = await this.sdk.chat.completions.create(
+      { ...params, stream: false },
+      { signal: request.signal },
+    );
     const choice = completion.choices[0];
     const message = choice?.message;
     if (message?.refusal || choice?.finish_reason === 'content_filter') {
@@ -73,7 +86,10 @@ export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
     return { text, usage: usageOf(completion.usage), model: completion.model || this.agent.model };
   }
 
-  protected async streamed(params: ChatCompletionCreateParams, request: ModelRequest): Promise<ModelResponse> {
+  protected async streamed(
+    params: ChatCompletionCreateParams,
+    request: ModelRequest,
+  ): Promise<ModelResponse> {
     const stream = await this.sdk.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       { signal: request.signal },

@@ -36,7 +36,11 @@ export function discoverPlugins(registry: ProviderRegistry, rootDir = process.cw
         registry.register(name, mod.default ?? mod.provider ?? mod);
         result.registered.push({ name, package: pkg });
       } catch (err) {
-        result.rejected.push({ name, package: pkg, reason: err instanceof Error ? err.message : String(err) });
+        result.rejected.push({
+          name,
+          package: pkg,
+          reason: err instanceof Error ? err.message : String(err),
+        });
       }
     }
   }

@@ -55,10 +55,16 @@ export class ProviderRegistry {
   /** Registers a plugin under `name`. Throws LLM_PLUGIN_INVALID for another interface version or a bad shape. */
   register(name: string, plugin: unknown): void {
     if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name)) {
-      throw new LlmError('LLM_PLUGIN_INVALID', `provider name '${name}' must be lower-case letters, digits, _ or -`);
+      throw new LlmError(
+        'LLM_PLUGIN_INVALID',
+        `provider name '${name}' must be lower-case letters, digits, _ or -`,
+      );
     }
     if (this.providers.has(name) || name in PROVIDER_ALIASES) {
-      throw new LlmError('LLM_PLUGIN_INVALID', `provider '${name}' is already defined; a plugin cannot replace it`);
+      throw new LlmError(
+        'LLM_PLUGIN_INVALID',
+        `provider '${name}' is already defined; a plugin cannot replace it`,
+      );
     }
     const p = validatePlugin(name, plugin);
     const def: ProviderDefinition = {
@@ -81,7 +87,10 @@ export class ProviderRegistry {
   canonical(name: string): string {
     const canonical = PROVIDER_ALIASES[name] ?? name;
     if (this.providers.has(canonical)) return canonical;
-    throw new LlmError('LLM_PROVIDER_UNSUPPORTED', `Unsupported LLM provider '${name}'; valid providers: ${this.validNames().join(', ')}`);
+    throw new LlmError(
+      'LLM_PROVIDER_UNSUPPORTED',
+      `Unsupported LLM provider '${name}'; valid providers: ${this.validNames().join(', ')}`,
+    );
   }
 
   get(name: string): ProviderDefinition {
@@ -127,13 +136,16 @@ function validatePlugin(name: string, plugin: unknown): ProviderPluginV2 {
   }
   const problems: string[] = [];
   if (typeof p.label !== 'string' || !p.label) problems.push('label must be a non-empty string');
-  if (p.api_key_env !== null && typeof p.api_key_env !== 'string') problems.push('api_key_env must be a string or null');
-  if (!Array.isArray(p.requires) || p.requires.some((r) => typeof r !== 'string')) problems.push('requires must be a list of package names');
+  if (p.api_key_env !== null && typeof p.api_key_env !== 'string')
+    problems.push('api_key_env must be a string or null');
+  if (!Array.isArray(p.requires) || p.requires.some((r) => typeof r !== 'string'))
+    problems.push('requires must be a list of package names');
   if (typeof p.install_hint !== 'string') problems.push('install_hint must be a string');
   if (!STRUCTURED_METHODS.includes(p.structured_output as never)) {
     problems.push(`structured_output must be one of ${STRUCTURED_METHODS.join(', ')}`);
   }
   if (typeof p.create !== 'function') problems.push('create(agent) must be a function');
-  if (problems.length) throw new LlmError('LLM_PLUGIN_INVALID', `provider plugin '${name}' is invalid: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new LlmError('LLM_PLUGIN_INVALID', `provider plugin '${name}' is invalid: ${problems.join('; ')}`);
   return plugin as ProviderPluginV2;
 }

@@ -17,9 +17,13 @@ export class TrackedFetch {
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     if (this.closedFlag) {
-      throw new LlmError('LLM_CLIENT_CLOSED', `the ${this.provider} client was closed (the LLM set was replaced or the engine closed)`, {
-        provider: this.provider,
-      });
+      throw new LlmError(
+        'LLM_CLIENT_CLOSED',
+        `the ${this.provider} client was closed (the LLM set was replaced or the engine closed)`,
+        {
+          provider: this.provider,
+        },
+      );
     }
     const controller = new AbortController();
     const outer = init?.signal;
@@ -34,7 +38,8 @@ export class TrackedFetch {
     } catch (err) {
       // The SDKs tell a timeout (they abort their own signal) from a network failure by the
       // error's name; keep that name whatever the runtime's abort reason looks like.
-      if (outer?.aborted) throw Object.assign(new Error('The operation was aborted'), { name: 'AbortError', cause: err });
+      if (outer?.aborted)
+        throw Object.assign(new Error('The operation was aborted'), { name: 'AbortError', cause: err });
       throw err;
     } finally {
       this.inFlight.delete(controller);

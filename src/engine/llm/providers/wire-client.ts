@@ -61,9 +61,13 @@ export abstract class WireClient<Params> implements ModelClient {
   }
 
   protected closedError(request: ModelRequest): LlmError {
-    return new LlmError('LLM_CLIENT_CLOSED', `the client of agent '${request.agent ?? this.agent.name}' was closed`, {
-      provider: this.agent.provider,
-    });
+    return new LlmError(
+      'LLM_CLIENT_CLOSED',
+      `the client of agent '${request.agent ?? this.agent.name}' was closed`,
+      {
+        provider: this.agent.provider,
+      },
+    );
   }
 
   protected context(request?: ModelRequest): CallContext {
