@@ -157,6 +157,11 @@ export class SqliteAdapter extends BaseAdapter {
 
 class SqliteCursor implements Cursor {
   private pending: Promise<unknown> = Promise.resolve();
+  /**
+   * The runner said the statement has no row left: the next `next` is answered here and `close`
+   * sends nothing (two IPC round trips fewer per statement; the e2e bench profile showed them).
+   */
+  private done = false;
 
   constructor(
     private readonly runner: SqliteRunner,
@@ -169,16 +174,18 @@ class SqliteCursor implements Cursor {
   }
 
   async next(max: number): Promise<Cell[][]> {
+    if (this.done) return [];
     const fetching = this.runner.request({ op: 'next', max });
     this.pending = fetching.catch(() => undefined);
     const reply = await fetching;
     if (reply.columns) this.cols = reply.columns;
+    if (reply.done) this.done = true;
     return reply.rows ?? [];
   }
 
   async close(): Promise<void> {
     await this.pending;
-    if (this.runner.isAlive) await this.runner.request({ op: 'close' }).catch(() => undefined);
+    if (this.runner.isAlive && !this.done) await this.runner.request({ op: 'close' }).catch(() => undefined);
     this.release();
   }
 }

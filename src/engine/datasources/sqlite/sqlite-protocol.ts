@@ -12,6 +12,8 @@ export type RunnerReply =
       readonly ok: true;
       readonly columns?: readonly ResultColumn[];
       readonly rows?: Cell[][];
+      /** On `next`: the statement has no row left (the cursor need not ask, nor close it). */
+      readonly done?: boolean;
     }
   | {
       readonly id: number;

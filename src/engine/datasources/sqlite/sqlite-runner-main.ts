@@ -82,7 +82,7 @@ function handle(request: RunnerRequest): RunnerReply {
         out.push(step.value.map(toCell));
       }
       inferKinds(out);
-      return { id: request.id, ok: true, rows: out, columns };
+      return { id: request.id, ok: true, rows: out, columns, done: rows === null };
     }
     case 'close':
       closeCurrent();
