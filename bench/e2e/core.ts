@@ -14,6 +14,7 @@ import { loadSpider, type GoldResult, type SpiderDataset } from '../support/spid
 import { BenchClient, type Timed } from './client';
 import { measureRun, mean, round3, spread, type QueryResponseLite, type RunMeasure } from './measure';
 import { Oracle, type OracleQuestion } from './oracle';
+import { startCpuProfile } from './profile';
 import { startService, type RunningService } from './service';
 
 export interface E2eOptions {
@@ -24,6 +25,8 @@ export interface E2eOptions {
   readonly limit?: number;
   /** settings.pipeline.sample_rows (max 1000); larger results are paged through the result route. */
   readonly sampleRows?: number;
+  /** Writes a CPU profile of the main thread over the concurrent pass to this file. */
+  readonly profile?: string;
   /** Skip the concurrent pass (the smoke test keeps it; this is for quick looks). */
   readonly sequentialOnly?: boolean;
   readonly onProgress?: (message: string) => void;
@@ -143,10 +146,12 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     let concurrent: E2eFigures['concurrent'] = null;
     if (!opts.sequentialOnly) {
       progress(`e2e: concurrent pass, ${concurrency} clients`);
+      const profiler = opts.profile ? await startCpuProfile(opts.profile) : null;
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
       const measures = await pass(questions, concurrency, ask);
       const cpu = process.cpuUsage(cpu0);
+      await profiler?.stop();
       const seconds = (performance.now() - t0) / 1000;
       concurrent = {
         clients: concurrency,

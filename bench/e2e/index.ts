@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--limit N] [--sample-rows 1000]
- *  [--sequential-only] [--log]`
+ *  [--sequential-only] [--profile FILE.cpuprofile] [--log]`
  *
  * The whole service on a Spider-layout folder with an oracle model (see core.ts and oracle.ts):
  * execution match, per-run overhead (wall - model - SQL) and runs per second with N concurrent
@@ -27,6 +27,7 @@ export async function run(args: BenchArgs): Promise<object> {
     limit: int('limit', o.limit),
     sampleRows: int('sample-rows', o['sample-rows']),
     sequentialOnly: o['sequential-only'] === true,
+    profile: typeof o.profile === 'string' ? o.profile : undefined,
     onProgress: (m) => console.error(m),
   });
   print(result);
