@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { redactDeep } from '../../config/redact';
+import { redact } from '../../config/redact';
 import { writeFileAtomic } from './atomic-file';
 import { isPlainToken } from './ids';
 import { StorageWriteError } from './storage-errors';
@@ -15,6 +15,9 @@ export interface TraceStore {
 }
 
 export class LocalTraceStore implements TraceStore {
+  /** Tenant folders already made: one mkdir per folder, not one per run (e2e bench profile). */
+  private readonly madeDirs = new Set<string>();
+
   /** `root` is `storage.traces.path`. */
   constructor(readonly root: string) {}
 
@@ -30,13 +33,12 @@ export class LocalTraceStore implements TraceStore {
     }
     const dir = join(this.root, tenant);
     const path = join(dir, `${requestId}.json`);
-    // Through JSON first so Dates, toJSON() and undefined behave as they will in the file,
-    // then every string is redacted (keys in provider responses, passwords in URLs).
-    const plain = JSON.parse(JSON.stringify(trace) ?? 'null') as unknown;
-    const text = JSON.stringify(redactDeep(plain), null, 2) + '\n';
+    // Every string value is redacted (keys in provider responses, passwords in URLs) in the one
+    // serialising pass: the replacer sees values after toJSON(), so Dates and undefined behave as
+    // they do in the file.
+    const text = (JSON.stringify(trace, redactString, 2) ?? 'null') + '\n';
     try {
-      await mkdir(dir, { recursive: true });
-      await writeFileAtomic(path, text);
+      await this.write(dir, path, text);
     } catch (err) {
       throw new StorageWriteError(
         `Writing the trace failed: ${err instanceof Error ? err.message : String(err)}`,
@@ -44,4 +46,23 @@ export class LocalTraceStore implements TraceStore {
     }
     return path;
   }
+
+  private async write(dir: string, path: string, text: string): Promise<void> {
+    if (!this.madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    try {
+      await writeFileAtomic(path, text);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // The folder went away since it was made (removed by hand, say): make it again.
+      await mkdir(dir, { recursive: true });
+      await writeFileAtomic(path, text);
+    }
+  }
+}
+
+function redactString(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? redact(value) : value;
 }
