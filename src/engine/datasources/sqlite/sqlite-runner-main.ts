@@ -30,6 +30,8 @@ try {
 
 let rows: IterableIterator<unknown[]> | null = null;
 let columns: ResultColumn[] = [];
+/** Kinds are settled on a statement's first batch: the result's columns cannot change afterwards. */
+let kindsSettled = false;
 
 process.on('message', (request: RunnerRequest) => {
   try {
@@ -65,6 +67,9 @@ function handle(request: RunnerRequest): RunnerReply {
       }
       const params = request.params.map(toSqliteParam);
       stmt.raw(true);
+      // INTEGER values come back as BigInt and REAL ones as numbers, so 12.0 is told from 12.
+      stmt.safeIntegers(true);
+      kindsSettled = false;
       columns = stmt
         .columns()
         .map((c) => ({ name: c.name, kind: c.type ? typeKind(c.type, 'sqlite') : 'other' }));
@@ -72,16 +77,20 @@ function handle(request: RunnerRequest): RunnerReply {
       return { id: request.id, ok: true, columns };
     }
     case 'next': {
-      const out: Cell[][] = [];
-      while (rows && out.length < request.max) {
+      const raw: unknown[][] = [];
+      while (rows && raw.length < request.max) {
         const step = rows.next();
         if (step.done) {
           rows = null;
           break;
         }
-        out.push(step.value.map(toCell));
+        raw.push(step.value);
       }
-      inferKinds(out);
+      if (!kindsSettled && (raw.length || rows === null)) {
+        settleKinds(raw);
+        kindsSettled = true;
+      }
+      const out: Cell[][] = raw.map((r) => r.map(toCell));
       return { id: request.id, ok: true, rows: out, columns, done: rows === null };
     }
     case 'close':
@@ -95,20 +104,31 @@ function closeCurrent(): void {
   rows = null;
 }
 
-/** An expression column has no declared type: its kind comes from the first value seen. */
-function inferKinds(batch: Cell[][]): void {
+/**
+ * SQLite types values, not columns: an expression column has no declared type, and a declared
+ * INTEGER column may hold REAL or TEXT values. The kinds reported for the result come from the raw
+ * values of the first batch: any REAL makes a numeric column float, any TEXT in a numeric column
+ * makes it text, so every value of that batch fits the column it is written to.
+ */
+function settleKinds(batch: unknown[][]): void {
   columns = columns.map((c, i) => {
-    if (c.kind !== 'other') return c;
-    const v = batch.find((r) => r[i] !== null)?.[i];
-    const kind: TypeKind | null =
-      typeof v === 'number'
-        ? Number.isInteger(v)
-          ? 'integer'
-          : 'float'
-        : typeof v === 'string'
-          ? 'text'
-          : null;
-    return kind ? { ...c, kind } : c;
+    let ints = false;
+    let floats = false;
+    let texts = false;
+    for (const row of batch) {
+      const v = row[i];
+      if (typeof v === 'bigint') ints = true;
+      else if (typeof v === 'number') floats = true;
+      else if (typeof v === 'string') texts = true;
+    }
+    if (c.kind === 'other') {
+      const kind: TypeKind | null = texts ? 'text' : floats ? 'float' : ints ? 'integer' : null;
+      return kind ? { ...c, kind } : c;
+    }
+    if ((c.kind === 'integer' || c.kind === 'decimal' || c.kind === 'float') && texts)
+      return { ...c, kind: 'text' };
+    if (c.kind === 'integer' && floats) return { ...c, kind: 'float' };
+    return c;
   });
 }
 
