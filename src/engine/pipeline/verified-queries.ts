@@ -18,10 +18,42 @@ export interface CheckedVerifiedQuery extends VerifiedQueryConfig {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const STOP = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'for', 'to', 'by', 'is', 'are', 'was', 'were', 'what', 'which', 'do', 'does', 'did', 'me', 'show', 'list', 'give', 'and', 'or', 'with', 'from', 'all', 'each', 'per']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'for',
+  'to',
+  'by',
+  'is',
+  'are',
+  'was',
+  'were',
+  'what',
+  'which',
+  'do',
+  'does',
+  'did',
+  'me',
+  'show',
+  'list',
+  'give',
+  'and',
+  'or',
+  'with',
+  'from',
+  'all',
+  'each',
+  'per',
+]);
 
 export function tokens(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? []).filter((w) => !STOP.has(w)).map((w) => w.replace(/(ies|es|s)$/u, (m) => (m === 'ies' ? 'y' : '')));
+  return (text.toLowerCase().match(WORD) ?? [])
+    .filter((w) => !STOP.has(w))
+    .map((w) => w.replace(/(ies|es|s)$/u, (m) => (m === 'ies' ? 'y' : '')));
 }
 
 /** Share of the shorter text's content words found in the other (0..1). */
@@ -52,15 +84,23 @@ export class VerifiedQueries {
       try {
         plan = importSql(vq.sql, snapshot.dialect, snapshot);
       } catch (err) {
-        problems.push({ path: `${path}.sql`, message: `not a single read-only SELECT the service can run: ${(err as Error).message}` });
+        problems.push({
+          path: `${path}.sql`,
+          message: `not a single read-only SELECT the service can run: ${(err as Error).message}`,
+        });
         return;
       }
       const result = validatePlan(plan, snapshot, { datasourceId, roles: [], rolePolicies: null });
-      for (const p of result.problems) problems.push({ path: `${path}.sql`, message: `${p.message} (${p.code})` });
+      for (const p of result.problems)
+        problems.push({ path: `${path}.sql`, message: `${p.message} (${p.code})` });
       const used = walkPlanParams(plan);
       const declared = Object.keys(vq.params ?? {});
-      for (const name of used) if (!declared.includes(name)) problems.push({ path: `${path}.params`, message: `placeholder :${name} is not declared` });
-      for (const name of declared) if (!used.has(name)) problems.push({ path: `${path}.params.${name}`, message: `declared but the SQL has no :${name}` });
+      for (const name of used)
+        if (!declared.includes(name))
+          problems.push({ path: `${path}.params`, message: `placeholder :${name} is not declared` });
+      for (const name of declared)
+        if (!used.has(name))
+          problems.push({ path: `${path}.params.${name}`, message: `declared but the SQL has no :${name}` });
       if (!result.problems.length) this.checked.set(vq.id, { ...vq, plan });
     });
     return problems;
@@ -71,7 +111,10 @@ export class VerifiedQueries {
   }
 
   /** The best lexical candidate among the given datasources, or null. */
-  candidate(question: string, datasourceIds: readonly string[]): { query: CheckedVerifiedQuery; score: number } | null {
+  candidate(
+    question: string,
+    datasourceIds: readonly string[],
+  ): { query: CheckedVerifiedQuery; score: number } | null {
     let best: { query: CheckedVerifiedQuery; score: number } | null = null;
     for (const vq of this.checked.values()) {
       if (!datasourceIds.includes(vq.datasource_id)) continue;
@@ -81,16 +124,34 @@ export class VerifiedQueries {
     return best;
   }
 
-  /** JSON Schema of the model's answer: does the question ask this, and with which values. */
-  static matchSchema(vq: VerifiedQueryConfig): Record<string, unknown> {
+  private readonly schemas = new Map<string, Record<string, unknown>>();
+
+  /**
+   * JSON Schema of the model's answer: does the question ask this, and with which values. One
+   * object per verified query, so structured output reuses the validator it compiled for it.
+   */
+  matchSchema(vq: VerifiedQueryConfig): Record<string, unknown> {
+    let schema = this.schemas.get(vq.id);
+    if (!schema) {
+      schema = VerifiedQueries.buildMatchSchema(vq);
+      this.schemas.set(vq.id, schema);
+    }
+    return schema;
+  }
+
+  private static buildMatchSchema(vq: VerifiedQueryConfig): Record<string, unknown> {
     const params = Object.entries(vq.params ?? {});
-    const typeOf = (t: string) => (t === 'integer' ? 'integer' : t === 'number' ? 'number' : t === 'boolean' ? 'boolean' : 'string');
+    const typeOf = (t: string) =>
+      t === 'integer' ? 'integer' : t === 'number' ? 'number' : t === 'boolean' ? 'boolean' : 'string';
     return {
       type: 'object',
       additionalProperties: false,
       required: ['matches', 'params'],
       properties: {
-        matches: { type: 'boolean', description: 'True only when the question asks exactly what the verified question asks' },
+        matches: {
+          type: 'boolean',
+          description: 'True only when the question asks exactly what the verified question asks',
+        },
         params: {
           type: 'object',
           additionalProperties: false,

@@ -7,7 +7,6 @@ import { Injectable } from '@nestjs/common';
 import { AGENTS, type PipelineDeps } from '../deps';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryState } from '../run-state';
-import { VerifiedQueries } from '../verified-queries';
 
 type ParamValue = string | number | boolean | null;
 
@@ -32,23 +31,38 @@ export class VerifiedResolver {
           content:
             `Verified question: ${vq.question}\n` +
             (vq.paraphrases?.length ? `Also asked as: ${vq.paraphrases.join(' | ')}\n` : '') +
-            (declared.length ? `Parameters:\n${declared.map(([n, p]) => `- ${n} (${p.type}): ${p.description ?? ''}`).join('\n')}\n` : '') +
+            (declared.length
+              ? `Parameters:\n${declared.map(([n, p]) => `- ${n} (${p.type}): ${p.description ?? ''}`).join('\n')}\n`
+              : '') +
             `\nQuestion: ${sq.intent}`,
         },
       ],
-      VerifiedQueries.matchSchema(vq),
+      this.deps.verified.matchSchema(vq),
       'match_verified_query',
     );
     const params = answer.params ?? {};
     if (!answer.matches || declared.some(([n]) => params[n] === null || params[n] === undefined)) {
-      ctx.reasoning.push({ node: 'verified_resolver', sub_query_id: sq.id, candidate: vq.id, matched: false });
+      ctx.reasoning.push({
+        node: 'verified_resolver',
+        sub_query_id: sq.id,
+        candidate: vq.id,
+        matched: false,
+      });
       return null;
     }
     sq.verified = { id: vq.id, datasourceId: vq.datasource_id, sql: vq.sql, params };
     sq.plan = vq.plan;
     sq.planSource = 'verified';
-    sq.validation = [{ name: 'verified_query', passed: true, message: `answered by verified query '${vq.id}'` }];
-    ctx.reasoning.push({ node: 'verified_resolver', sub_query_id: sq.id, candidate: vq.id, matched: true, score: hit.score });
+    sq.validation = [
+      { name: 'verified_query', passed: true, message: `answered by verified query '${vq.id}'` },
+    ];
+    ctx.reasoning.push({
+      node: 'verified_resolver',
+      sub_query_id: sq.id,
+      candidate: vq.id,
+      matched: true,
+      score: hit.score,
+    });
     return params;
   }
 }
