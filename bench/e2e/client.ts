@@ -44,7 +44,9 @@ export class BenchClient {
           hostname: url.hostname,
           port: url.port,
           path: url.pathname + url.search,
-          headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+          headers: payload
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {},
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -56,7 +58,11 @@ export class BenchClient {
             try {
               resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as T, wallMs });
             } catch {
-              reject(new Error(`${method} ${url.pathname}: HTTP ${res.statusCode ?? '?'} with a body that is not JSON: ${text.slice(0, 200)}`));
+              reject(
+                new Error(
+                  `${method} ${url.pathname}: HTTP ${res.statusCode ?? '?'} with a body that is not JSON: ${text.slice(0, 200)}`,
+                ),
+              );
             }
           });
         },

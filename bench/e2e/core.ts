@@ -110,9 +110,14 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
   const data = loadSpider(opts.data);
   const all = scorableQuestions(data);
   const questions = all.questions.slice(0, opts.limit ?? Infinity);
-  if (!questions.length) throw new Error(`e2e: no scorable question in ${data.dir} (dev.json + dev_gold_results.jsonl)`);
+  if (!questions.length)
+    throw new Error(`e2e: no scorable question in ${data.dir} (dev.json + dev_gold_results.jsonl)`);
   const used = new Set(questions.map((q) => q.dbId));
-  const databases = new Map(data.databases.filter((db) => opts.limit === undefined || used.has(db)).map((db) => [db, data.sqlitePath(db)]));
+  const databases = new Map(
+    data.databases
+      .filter((db) => opts.limit === undefined || used.has(db))
+      .map((db) => [db, data.sqlitePath(db)]),
+  );
   const concurrency = opts.concurrency ?? 8;
   const sampleRows = Math.min(opts.sampleRows ?? 1000, 1000);
 
@@ -181,8 +186,12 @@ type Ask = (q: E2eQuestion) => Promise<{ res: QueryResponseLite; wallMs: number 
 
 function askWith(client: BenchClient): Ask {
   return async (q) => {
-    const r = await client.post<QueryResponseLite>('/api/v1/query', { natural_language: q.question, datasource_id: q.dbId });
-    if (r.status !== 200) throw new Error(`question #${q.idx}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    const r = await client.post<QueryResponseLite>('/api/v1/query', {
+      natural_language: q.question,
+      datasource_id: q.dbId,
+    });
+    if (r.status !== 200)
+      throw new Error(`question #${q.idx}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     return { res: r.body, wallMs: r.wallMs };
   };
 }
@@ -216,7 +225,9 @@ async function score(
   }
   const rows = await allRows(client, res.trace_id, sq.id, sq.rows);
   const outcome = compareResults(q.gold.rows, rows, q.gold.ordered);
-  return outcome.equal ? { verdict: 'matched', reason: null } : { verdict: 'mismatch', reason: outcome.reason };
+  return outcome.equal
+    ? { verdict: 'matched', reason: null }
+    : { verdict: 'mismatch', reason: outcome.reason };
 }
 
 interface ResultPageLite {
@@ -258,13 +269,15 @@ function summarise(
   const m = outcomes.map((o) => o.measure);
   const count = (v: Verdict) => outcomes.filter((o) => o.verdict === v).length;
   const nodes = new Map<string, number[]>();
-  for (const x of m) for (const [node, ms] of Object.entries(x.nodeOwnMs)) nodes.set(node, [...(nodes.get(node) ?? []), ms]);
+  for (const x of m)
+    for (const [node, ms] of Object.entries(x.nodeOwnMs)) nodes.set(node, [...(nodes.get(node) ?? []), ms]);
   const notes = [
     'sql_ms is timings.executor: the statement on SQLite plus writing its Parquet artifact',
     'overhead = wall - model - sql, wall measured by the client (keep-alive HTTP)',
     `plan cache off, max_retries 0, sample_rows ${ctx.sampleRows}; larger results are paged through the result route (not timed)`,
   ];
-  if (ctx.unknownQuestions) notes.push(`${ctx.unknownQuestions} model calls named a question the oracle did not know`);
+  if (ctx.unknownQuestions)
+    notes.push(`${ctx.unknownQuestions} model calls named a question the oracle did not know`);
   return {
     suite: 'e2e',
     questions: outcomes.length,

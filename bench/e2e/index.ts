@@ -16,7 +16,8 @@ export async function run(args: BenchArgs): Promise<object> {
   const int = (name: string, value: string | boolean | undefined): number | undefined => {
     if (value === undefined) return undefined;
     const n = typeof value === 'string' ? Number(value) : NaN;
-    if (!Number.isInteger(n) || n < 1) throw new Error(`e2e: --${name} must be a positive integer (got ${String(value)})`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`e2e: --${name} must be a positive integer (got ${String(value)})`);
     return n;
   };
   // One log line per request would bury the table; --log keeps the service's info lines.
@@ -35,9 +36,13 @@ export async function run(args: BenchArgs): Promise<object> {
 }
 
 function print({ figures: f, outcomes }: E2eResult): void {
-  const ms = (x: { p50: number; p95: number }) => `${x.p50.toFixed(2).padStart(9)} ${x.p95.toFixed(2).padStart(9)}`;
-  const line = (name: string, x: { p50: number; p95: number }, target = '') => console.log(`${name.padEnd(28)} ${ms(x)}  ${target}`);
-  console.log(`\ne2e: ${f.questions} questions on ${f.databases} databases (${f.skipped_data_incomplete} skipped: data_incomplete)`);
+  const ms = (x: { p50: number; p95: number }) =>
+    `${x.p50.toFixed(2).padStart(9)} ${x.p95.toFixed(2).padStart(9)}`;
+  const line = (name: string, x: { p50: number; p95: number }, target = '') =>
+    console.log(`${name.padEnd(28)} ${ms(x)}  ${target}`);
+  console.log(
+    `\ne2e: ${f.questions} questions on ${f.databases} databases (${f.skipped_data_incomplete} skipped: data_incomplete)`,
+  );
   console.log(
     `execution match ${(f.execution_match * 100).toFixed(1)}%  (mismatched ${f.mismatched}, runs failed ${f.failed_runs}, gold SQL not importable ${f.gold_import_failed})\n`,
   );
@@ -50,13 +55,19 @@ function print({ figures: f, outcomes }: E2eResult): void {
   if (f.concurrent) {
     line(`overhead, ${f.concurrent.clients} clients`, f.concurrent.overhead_ms);
     line(`wall, ${f.concurrent.clients} clients`, f.concurrent.wall_ms);
-    console.log(`\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s)  target >= 200`);
-    console.log(`process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not)`);
+    console.log(
+      `\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s)  target >= 200`,
+    );
+    console.log(
+      `process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not)`,
+    );
   }
   console.log('\nnode time without model calls, mean ms:');
-  for (const [node, v] of Object.entries(f.node_own_ms_mean)) console.log(`  ${node.padEnd(22)} ${v.toFixed(3).padStart(9)}`);
+  for (const [node, v] of Object.entries(f.node_own_ms_mean))
+    console.log(`  ${node.padEnd(22)} ${v.toFixed(3).padStart(9)}`);
   for (const n of f.notes) console.log(`note: ${n}`);
   const failures = outcomes.filter((o) => o.verdict !== 'matched');
   if (failures.length) console.log('\nnot matched:');
-  for (const o of failures) console.log(`  #${o.idx} ${o.dbId} ${o.verdict}: ${(o.reason ?? '').slice(0, 200)}`);
+  for (const o of failures)
+    console.log(`  #${o.idx} ${o.dbId} ${o.verdict}: ${(o.reason ?? '').slice(0, 200)}`);
 }

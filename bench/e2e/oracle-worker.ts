@@ -15,7 +15,12 @@ export type OracleCommand =
 
 export type OracleEvent =
   | { readonly type: 'listening'; readonly baseUrl: string }
-  | { readonly type: 'done'; readonly id: number; readonly counts?: Record<string, number>; readonly unknown?: number };
+  | {
+      readonly type: 'done';
+      readonly id: number;
+      readonly counts?: Record<string, number>;
+      readonly unknown?: number;
+    };
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -34,7 +39,12 @@ async function main(): Promise<void> {
           server.requests.length = 0;
           break;
         case 'stats':
-          port.postMessage({ type: 'done', id: cmd.id, counts: answers.counts, unknown: answers.unknown } satisfies OracleEvent);
+          port.postMessage({
+            type: 'done',
+            id: cmd.id,
+            counts: answers.counts,
+            unknown: answers.unknown,
+          } satisfies OracleEvent);
           return;
         case 'close':
           await server.close();

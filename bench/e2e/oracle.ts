@@ -60,12 +60,20 @@ export class Oracle {
   }
 
   /** Imports every question's gold SQL as a plan and hands the answers to the oracle thread. */
-  async prepare(questions: readonly OracleQuestion[], snapshotOf: (dbId: string) => SchemaSnapshot | null): Promise<void> {
+  async prepare(
+    questions: readonly OracleQuestion[],
+    snapshotOf: (dbId: string) => SchemaSnapshot | null,
+  ): Promise<void> {
     const entries: OracleEntry[] = questions.map((q) => {
       const snapshot = snapshotOf(q.dbId);
       try {
         if (!snapshot) throw new Error(`no schema for database '${q.dbId}'`);
-        return { question: q.question.trim(), dbId: q.dbId, plan: importSql(q.sql, 'sqlite', snapshot), importError: null };
+        return {
+          question: q.question.trim(),
+          dbId: q.dbId,
+          plan: importSql(q.sql, 'sqlite', snapshot),
+          importError: null,
+        };
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         this.importErrors.set(q, reason);

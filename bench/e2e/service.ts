@@ -41,7 +41,12 @@ export function benchConfig(opts: ServiceOptions, dir: string): Record<string, u
       connection: { path },
       limits: { row_cap: opts.rowCap },
     })),
-    llm: { provider: 'openai_compatible', model: 'oracle', base_url: opts.modelBaseUrl, api_key: 'oracle-no-key' },
+    llm: {
+      provider: 'openai_compatible',
+      model: 'oracle',
+      base_url: opts.modelBaseUrl,
+      api_key: 'oracle-no-key',
+    },
     storage: {
       results: { path: join(dir, 'results') },
       traces: { path: join(dir, 'traces') },

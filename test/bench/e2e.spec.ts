@@ -39,7 +39,9 @@ describeWithData('bench e2e (smoke)', () => {
     expect(figures.wall_ms.p50).toBeGreaterThan(figures.sql_ms.p50);
     for (const o of outcomes) {
       expect(o.measure.overheadMs).toBeCloseTo(o.measure.wallMs - o.measure.modelMs - o.measure.sqlMs, 6);
-      expect(Object.keys(o.measure.nodeOwnMs)).toEqual(expect.arrayContaining(['decomposer', 'ast_planner', 'executor', 'answer_synthesizer']));
+      expect(Object.keys(o.measure.nodeOwnMs)).toEqual(
+        expect.arrayContaining(['decomposer', 'ast_planner', 'executor', 'answer_synthesizer']),
+      );
     }
     expect(figures.overhead_ms.p95).toBeGreaterThanOrEqual(figures.overhead_ms.p50);
     expect(figures.concurrent).toMatchObject({ clients: 2, runs: 4 });

@@ -31,10 +31,21 @@ export class ModelGateway {
     private readonly traceId: string,
   ) {}
 
-  async structured<T>(agent: string, node: string, system: string, messages: readonly ChatMessage[], schema: JsonSchema, name: string): Promise<T> {
+  async structured<T>(
+    agent: string,
+    node: string,
+    system: string,
+    messages: readonly ChatMessage[],
+    schema: JsonSchema,
+    name: string,
+  ): Promise<T> {
     this.beforeCall(node);
     try {
-      const { value, calls } = await this.llm.structured<T>(agent, { system, messages, schema, schemaName: name }, { node, signal: this.signal });
+      const { value, calls } = await this.llm.structured<T>(
+        agent,
+        { system, messages, schema, schemaName: name },
+        { node, signal: this.signal },
+      );
       this.record(calls);
       return value;
     } catch (err) {
@@ -43,7 +54,13 @@ export class ModelGateway {
     }
   }
 
-  async text(agent: string, node: string, system: string, messages: readonly ChatMessage[], onDelta?: (t: string) => void): Promise<string> {
+  async text(
+    agent: string,
+    node: string,
+    system: string,
+    messages: readonly ChatMessage[],
+    onDelta?: (t: string) => void,
+  ): Promise<string> {
     this.beforeCall(node);
     try {
       const request = { system, messages };
@@ -60,10 +77,16 @@ export class ModelGateway {
   }
 
   private beforeCall(node: string): void {
-    if (this.signal.aborted) throw new EngineError('RUN_CANCELLED', 'the run was cancelled (the client went away)');
+    if (this.signal.aborted)
+      throw new EngineError('RUN_CANCELLED', 'the run was cancelled (the client went away)');
     const used = this.calls.length;
     if (used + 1 > this.limits.maxModelCalls) {
-      this.emitter.emit('run.limit_reached', { limit: 'max_model_calls', value: this.limits.maxModelCalls, used, node });
+      this.emitter.emit('run.limit_reached', {
+        limit: 'max_model_calls',
+        value: this.limits.maxModelCalls,
+        used,
+        node,
+      });
       throw new RunLimitError(
         'RUN_CALL_LIMIT',
         `the run stopped before model call ${used + 1} at ${node}: settings.pipeline.max_model_calls is ${this.limits.maxModelCalls}`,

@@ -72,7 +72,11 @@ export class Pipeline {
         userId: request.caller.userId,
         traceId: ctx.traceId,
       });
-      if (!runHook.allow) throw new RefusalError('HOOK_DENIED', `the run was denied by a hook: ${runHook.reason ?? 'no reason given'}`);
+      if (!runHook.allow)
+        throw new RefusalError(
+          'HOOK_DENIED',
+          `the run was denied by a hook: ${runHook.reason ?? 'no reason given'}`,
+        );
       await ctx.step('datasource_resolver', null, () => this.resolver.run(state, ctx));
       await ctx.step('decomposer', null, () => this.decomposer.run(state, ctx));
       await Promise.all(state.subQueries.map((sq) => this.runSubQuery(sq, state, ctx)));
@@ -86,12 +90,19 @@ export class Pipeline {
     const manifest: ResultSummary[] = request.execute
       ? succeeded
           .filter((s) => s.artifact)
-          .map((s) => ({ node_id: s.id, columns: s.artifact?.columns ?? [], row_count: s.rowCount ?? 0, truncated: s.truncated }))
+          .map((s) => ({
+            node_id: s.id,
+            columns: s.artifact?.columns ?? [],
+            row_count: s.rowCount ?? 0,
+            truncated: s.truncated,
+          }))
       : [];
     if (manifest.length) ctx.emitter.emit('result.manifest', { results: manifest });
     let finalAnswer: FinalAnswer | null = null;
     try {
-      finalAnswer = await ctx.step('answer_synthesizer', null, () => this.answer.run(state, ctx, request.execute));
+      finalAnswer = await ctx.step('answer_synthesizer', null, () =>
+        this.answer.run(state, ctx, request.execute),
+      );
     } catch (err) {
       if (err instanceof RunCancelledError) throw err;
       recordFailure(err, 'answer_synthesizer', null, ctx);
@@ -111,7 +122,12 @@ export class Pipeline {
     });
     if (!hook.allow) {
       sq.status = 'dropped';
-      ctx.warn({ code: 'SUB_QUERY_DROPPED', node: 'hooks', message: `sub-query ${sq.id} was dropped by a hook: ${hook.reason ?? ''}`.trim(), sub_query_id: sq.id });
+      ctx.warn({
+        code: 'SUB_QUERY_DROPPED',
+        node: 'hooks',
+        message: `sub-query ${sq.id} was dropped by a hook: ${hook.reason ?? ''}`.trim(),
+        sub_query_id: sq.id,
+      });
       return;
     }
     const maxRetries = this.deps.config.settings.pipeline.max_retries;
@@ -128,7 +144,12 @@ export class Pipeline {
         const retryable = err instanceof PlanRejectedError && sq.planSource !== 'verified';
         if (retryable && attempt < maxRetries) {
           previous = { plan: sq.plan, problems: [...err.problems] };
-          ctx.reasoning.push({ node: 'refiner', sub_query_id: sq.id, attempt: attempt + 1, problems: err.problems });
+          ctx.reasoning.push({
+            node: 'refiner',
+            sub_query_id: sq.id,
+            attempt: attempt + 1,
+            problems: err.problems,
+          });
           resetAttempt(sq);
           continue;
         }
@@ -140,10 +161,17 @@ export class Pipeline {
     }
   }
 
-  private async attempt(sq: SubQueryState, state: RunState, ctx: RunContext, previous: { plan: unknown; problems: string[] } | null): Promise<void> {
+  private async attempt(
+    sq: SubQueryState,
+    state: RunState,
+    ctx: RunContext,
+    previous: { plan: unknown; problems: string[] } | null,
+  ): Promise<void> {
     const entry = await this.deps.datasources.use(sq.datasourceId);
     sq.snapshot = entry.snapshot;
-    const verifiedParams = previous ? null : await ctx.step('verified_resolver', sq.id, () => this.verifiedResolver.run(sq, state, ctx));
+    const verifiedParams = previous
+      ? null
+      : await ctx.step('verified_resolver', sq.id, () => this.verifiedResolver.run(sq, state, ctx));
     const cacheKey = {
       intent: sq.intent,
       datasourceId: sq.datasourceId,
@@ -165,7 +193,8 @@ export class Pipeline {
     if (state.request.execute) {
       await ctx.step('executor', sq.id, () => this.executor.run(sq, ctx));
     }
-    if (sq.planSource === 'llm' && sq.plan && state.request.execute) this.deps.planCache.set(cacheKey, sq.plan);
+    if (sq.planSource === 'llm' && sq.plan && state.request.execute)
+      this.deps.planCache.set(cacheKey, sq.plan);
   }
 }
 
@@ -196,6 +225,11 @@ function recordFailure(err: unknown, node: string, subQueryId: string | null, ct
     return;
   }
   // An unexpected failure: a generic entry for the caller, the details for the server log.
-  ctx.error({ node, message: 'internal error; the server log has the details', error_code: 'INTERNAL_ERROR', sub_query_id: subQueryId });
+  ctx.error({
+    node,
+    message: 'internal error; the server log has the details',
+    error_code: 'INTERNAL_ERROR',
+    sub_query_id: subQueryId,
+  });
   ctx.internalFailures.push(err);
 }

@@ -60,7 +60,10 @@ export class RunContext {
     }
   }
 
-  error(entry: Omit<PipelineErrorEntry, 'severity' | 'provider' | 'provider_response'> & Partial<PipelineErrorEntry>): void {
+  error(
+    entry: Omit<PipelineErrorEntry, 'severity' | 'provider' | 'provider_response'> &
+      Partial<PipelineErrorEntry>,
+  ): void {
     this.errors.push({ severity: 'ERROR', provider: null, provider_response: null, ...entry });
   }
 

@@ -69,13 +69,23 @@ async function execute(
     execute: request.execute,
   });
   const set = llm.acquire();
-  const gateway = new ModelGateway(set, { maxModelCalls: settings.max_model_calls, maxCostUsd: settings.max_cost_usd }, emitter, operator, signal, traceId);
+  const gateway = new ModelGateway(
+    set,
+    { maxModelCalls: settings.max_model_calls, maxCostUsd: settings.max_cost_usd },
+    emitter,
+    operator,
+    signal,
+    traceId,
+  );
   const ctx = new RunContext(traceId, tenant, emitter, operator, gateway, signal);
   const state: RunState = { request, candidateDatasources: [], subQueries: [] };
   try {
     const outcome = await pipeline.run(state, ctx);
     for (const failure of ctx.internalFailures) {
-      log.error('unexpected failure in a run', { trace_id: traceId, error: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure) });
+      log.error('unexpected failure in a run', {
+        trace_id: traceId,
+        error: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure),
+      });
     }
     const response = assemble(state, ctx, gateway, outcome.finalAnswer, outcome.manifest, traceId);
     response.trace_path = await writeTrace(services, response, state, tenant);
@@ -91,9 +101,15 @@ async function execute(
     return response;
   } catch (err) {
     const cancelled = err instanceof RunCancelledError;
-    if (!cancelled) log.error('run failed', { trace_id: traceId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    if (!cancelled)
+      log.error('run failed', {
+        trace_id: traceId,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
     emitter.emit('run.failed', {
-      message: cancelled ? (err as Error).message : 'the run failed unexpectedly; the server log has the details',
+      message: cancelled
+        ? (err as Error).message
+        : 'the run failed unexpectedly; the server log has the details',
       error_code: cancelled ? 'RUN_CANCELLED' : 'INTERNAL_ERROR',
       user_id: request.caller.userId,
       roles: request.caller.roles,
@@ -114,7 +130,8 @@ function assemble(
 ): QueryResponse {
   const subQueries = state.subQueries.map(toWire);
   const artifactRefs: Record<string, ArtifactRef> = {};
-  for (const sq of state.subQueries) if (sq.artifact && sq.status === 'success') artifactRefs[sq.id] = { ...sq.artifact };
+  for (const sq of state.subQueries)
+    if (sq.artifact && sq.status === 'success') artifactRefs[sq.id] = { ...sq.artifact };
   const verified = state.subQueries.find((s) => s.status === 'success' && s.verified)?.verified ?? null;
   const source: AnswerSource = verified
     ? { type: 'verified', id: verified.id, datasource_id: verified.datasourceId, params: verified.params }
@@ -162,7 +179,12 @@ function toWire(sq: SubQueryState): SubQueryResponse {
   };
 }
 
-async function writeTrace(services: RunServices, response: QueryResponse, state: RunState, tenant: string): Promise<string | null> {
+async function writeTrace(
+  services: RunServices,
+  response: QueryResponse,
+  state: RunState,
+  tenant: string,
+): Promise<string | null> {
   try {
     return await services.traces.writeTrace(tenant, response.trace_id, {
       trace_id: response.trace_id,
@@ -171,7 +193,11 @@ async function writeTrace(services: RunServices, response: QueryResponse, state:
       roles: state.request.caller.roles,
       user_id: state.request.caller.userId,
       candidate_datasources: state.candidateDatasources,
-      sub_queries: state.subQueries.map((s) => ({ ...toWire(s), executable_sql: s.executableSql, params: s.params })),
+      sub_queries: state.subQueries.map((s) => ({
+        ...toWire(s),
+        executable_sql: s.executableSql,
+        params: s.params,
+      })),
       response,
     });
   } catch (err) {

@@ -17,14 +17,23 @@ export interface SanityFinding {
 
 const NUMBER = /-?\d[\d,]*(?:\.\d+)?/g;
 
-export function checkAnswer(summary: string, question: string, subQueries: readonly SubQueryState[]): SanityFinding[] {
+export function checkAnswer(
+  summary: string,
+  question: string,
+  subQueries: readonly SubQueryState[],
+): SanityFinding[] {
   const findings: SanityFinding[] = [];
   const executed = subQueries.filter((s) => s.rows);
   if (!executed.length) return findings;
   findings.push(...unknownNumbers(summary, question, executed));
   findings.push(...unknownNames(summary, question, executed));
   for (const sq of executed) {
-    if (sq.truncated && !/(truncat|at least|first \d|more than|row (cap|limit)|cut|partial|not all|only the first)/i.test(summary)) {
+    if (
+      sq.truncated &&
+      !/(truncat|at least|first \d|more than|row (cap|limit)|cut|partial|not all|only the first)/i.test(
+        summary,
+      )
+    ) {
       findings.push({
         check: 'TRUNCATED_AS_WHOLE',
         message: `the answer reads as if it covered the whole result, but sub-query ${sq.id} was cut at ${sq.effectiveCap} rows`,
@@ -32,7 +41,8 @@ export function checkAnswer(summary: string, question: string, subQueries: reado
         detail: { row_cap: sq.effectiveCap },
       });
     }
-    if (sq.rowCount === 0 && sq.plan && sq.snapshot) findings.push(...unseenFilterValues(sq, sq.plan, sq.snapshot));
+    if (sq.rowCount === 0 && sq.plan && sq.snapshot)
+      findings.push(...unseenFilterValues(sq, sq.plan, sq.snapshot));
   }
   return findings;
 }
@@ -41,11 +51,18 @@ function unknownNumbers(summary: string, question: string, sqs: readonly SubQuer
   const known: number[] = [];
   for (const sq of sqs) {
     known.push(sq.rowCount ?? 0, sq.rows?.rows.length ?? 0);
-    for (const row of sq.rows?.rows ?? []) for (const cell of row) {
-      const n = typeof cell === 'number' ? cell : typeof cell === 'string' && /^-?\d+(\.\d+)?$/.test(cell.trim()) ? Number(cell) : null;
-      if (n !== null && Number.isFinite(n)) known.push(n);
-      if (typeof cell === 'string') for (const m of cell.match(NUMBER) ?? []) known.push(Number(m.replace(/,/g, '')));
-    }
+    for (const row of sq.rows?.rows ?? [])
+      for (const cell of row) {
+        const n =
+          typeof cell === 'number'
+            ? cell
+            : typeof cell === 'string' && /^-?\d+(\.\d+)?$/.test(cell.trim())
+              ? Number(cell)
+              : null;
+        if (n !== null && Number.isFinite(n)) known.push(n);
+        if (typeof cell === 'string')
+          for (const m of cell.match(NUMBER) ?? []) known.push(Number(m.replace(/,/g, '')));
+      }
   }
   for (const m of question.match(NUMBER) ?? []) known.push(Number(m.replace(/,/g, '')));
   const out: SanityFinding[] = [];
@@ -55,7 +72,12 @@ function unknownNumbers(summary: string, question: string, sqs: readonly SubQuer
     // Small counting words (one to ten as digits) and years in prose are too common to judge.
     if (Number.isInteger(n) && n >= 0 && n <= 10) continue;
     if (known.some((k) => closeEnough(k, n))) continue;
-    out.push({ check: 'NUMBER_NOT_IN_RESULT', message: `the answer says ${m}, which is not in the result rows`, sub_query_id: null, detail: { value: m } });
+    out.push({
+      check: 'NUMBER_NOT_IN_RESULT',
+      message: `the answer says ${m}, which is not in the result rows`,
+      sub_query_id: null,
+      detail: { value: m },
+    });
   }
   return out;
 }
@@ -74,19 +96,27 @@ function unknownNames(summary: string, question: string, sqs: readonly SubQueryS
   const textCells: string[] = [];
   for (const sq of sqs) {
     textCells.push(...(sq.rows?.columns ?? []));
-    for (const row of sq.rows?.rows ?? []) for (const cell of row) if (typeof cell === 'string') textCells.push(cell);
+    for (const row of sq.rows?.rows ?? [])
+      for (const cell of row) if (typeof cell === 'string') textCells.push(cell);
   }
   const haystack = `${textCells.join('\u0000')}\u0000${question}`.toLowerCase();
   const out: SanityFinding[] = [];
   // Capitalised words that do not start a sentence: likely names (of people, places, products).
-  const sentenceStarts = new Set([...summary.matchAll(/(?:^|[.!?:]\s+)(\p{Lu}[\p{L}'-]*)/gu)].map((m) => m[1]));
+  const sentenceStarts = new Set(
+    [...summary.matchAll(/(?:^|[.!?:]\s+)(\p{Lu}[\p{L}'-]*)/gu)].map((m) => m[1]),
+  );
   for (const m of summary.matchAll(/\b(\p{Lu}[\p{Ll}'-]+(?:\s+\p{Lu}[\p{Ll}'-]+)*)/gu)) {
     const name = m[1] ?? '';
     if (sentenceStarts.has(name) || name.length < 3) continue;
     if (haystack.includes(name.toLowerCase())) continue;
     // Only judge when the result holds text values at all (a purely numeric result names nothing).
     if (!sqs.some((sq) => sq.rows?.rows.some((r) => r.some((c) => typeof c === 'string')))) continue;
-    out.push({ check: 'NAME_NOT_IN_RESULT', message: `the answer names "${name}", which is not in the result rows`, sub_query_id: null, detail: { value: name } });
+    out.push({
+      check: 'NAME_NOT_IN_RESULT',
+      message: `the answer names "${name}", which is not in the result rows`,
+      sub_query_id: null,
+      detail: { value: name },
+    });
   }
   return out;
 }
@@ -101,7 +131,11 @@ function unseenFilterValues(sq: SubQueryState, plan: Query, snapshot: SchemaSnap
       const [col, lit] = n.left?.kind === 'column' ? [n.left, n.right] : [n.right, n.left];
       if (col?.kind === 'column' && lit?.kind === 'literal' && typeof lit.value === 'string') {
         const column = findColumn(snapshot, col.table, col.name);
-        if (column && column.sampleValues.length && !column.sampleValues.some((v) => String(v).toLowerCase() === String(lit.value).toLowerCase())) {
+        if (
+          column &&
+          column.sampleValues.length &&
+          !column.sampleValues.some((v) => String(v).toLowerCase() === String(lit.value).toLowerCase())
+        ) {
           out.push({
             check: 'FILTER_VALUE_UNSEEN',
             message: `the result is empty and '${lit.value}' is not among the known values of ${col.name} (e.g. ${column.sampleValues.slice(0, 3).join(', ')}); the value may be spelled differently`,

@@ -77,7 +77,12 @@ async function writeStaged(
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
-    const outcome = await stageAndCopy(new StagingTable(connection, false), batches, fallbackColumns, tempParquet);
+    const outcome = await stageAndCopy(
+      new StagingTable(connection, false),
+      batches,
+      fallbackColumns,
+      tempParquet,
+    );
     await rename(tempParquet, finalPath);
     return outcome;
   } finally {
@@ -97,7 +102,12 @@ async function writeSmall(
   const tempParquet = tempPathBeside(finalPath, '.parquet.tmp');
   const connection = await small.connect();
   try {
-    const outcome = await stageAndCopy(new StagingTable(connection, true), batches, fallbackColumns, tempParquet);
+    const outcome = await stageAndCopy(
+      new StagingTable(connection, true),
+      batches,
+      fallbackColumns,
+      tempParquet,
+    );
     await rename(tempParquet, finalPath);
     return outcome;
   } catch (err) {

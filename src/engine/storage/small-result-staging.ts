@@ -15,7 +15,10 @@ export class SmallResultStaging {
   private instance: Promise<DuckDBInstance> | undefined;
 
   async connect(): Promise<DuckDBConnection> {
-    this.instance ??= DuckDBInstance.create(':memory:', { memory_limit: MEMORY_LIMIT, threads: THREADS }).catch((err: unknown) => {
+    this.instance ??= DuckDBInstance.create(':memory:', {
+      memory_limit: MEMORY_LIMIT,
+      threads: THREADS,
+    }).catch((err: unknown) => {
       this.instance = undefined; // the next write tries again
       throw err;
     });

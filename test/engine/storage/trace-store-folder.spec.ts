@@ -15,7 +15,11 @@ describe('LocalTraceStore tenant folder', () => {
     const store = new LocalTraceStore(root.path);
     await store.writeTrace('acme', 'run-1', { n: 1 });
     rmSync(join(root.path, 'acme'), { recursive: true, force: true });
-    const path = await store.writeTrace('acme', 'run-2', { n: 2, at: new Date('2024-01-02T03:04:05.000Z'), gone: undefined });
+    const path = await store.writeTrace('acme', 'run-2', {
+      n: 2,
+      at: new Date('2024-01-02T03:04:05.000Z'),
+      gone: undefined,
+    });
     expect(existsSync(path)).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe('{\n  "n": 2,\n  "at": "2024-01-02T03:04:05.000Z"\n}\n');
   });

@@ -36,7 +36,13 @@ export class AnswerSynthesizer {
     const warnings: string[] = [];
     for (const f of checkAnswer(summary, state.request.question, sqs)) {
       ctx.emitter.emit('sanity.flagged', f);
-      ctx.warn({ code: f.check, node: 'answer_synthesizer', message: f.message, sub_query_id: f.sub_query_id, detail: f.detail });
+      ctx.warn({
+        code: f.check,
+        node: 'answer_synthesizer',
+        message: f.message,
+        sub_query_id: f.sub_query_id,
+        detail: f.detail,
+      });
       warnings.push(f.message);
     }
     if (truncated && !warnings.some((w) => w.includes('cut at'))) {
@@ -68,9 +74,15 @@ function renderContent(sqs: readonly SubQueryState[], execute: boolean): string 
       const head = sqs.length > 1 ? `**${s.intent}**\n\n` : '';
       if (!r.rows.length) return `${head}No rows matched.`;
       if (r.rows.length === 1 && r.columns.length === 1) return `${head}${cell(r.rows[0]?.[0])}`;
-      const lines = [`| ${r.columns.map(escapeCell).join(' | ')} |`, `| ${r.columns.map(() => '---').join(' | ')} |`];
+      const lines = [
+        `| ${r.columns.map(escapeCell).join(' | ')} |`,
+        `| ${r.columns.map(() => '---').join(' | ')} |`,
+      ];
       for (const row of r.rows) lines.push(`| ${row.map((c) => escapeCell(cell(c))).join(' | ')} |`);
-      const more = r.total_rows > r.rows.length ? `\n\n${r.rows.length} of ${r.total_rows}${s.truncated ? '+' : ''} rows shown.` : '';
+      const more =
+        r.total_rows > r.rows.length
+          ? `\n\n${r.rows.length} of ${r.total_rows}${s.truncated ? '+' : ''} rows shown.`
+          : '';
       return `${head}${lines.join('\n')}${more}`;
     })
     .filter(Boolean)

@@ -9,7 +9,12 @@ import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError } from '../../errors';
 import type { Query } from '../../plan/types';
 import { AGENTS, type PipelineDeps } from '../deps';
-import { PLANNER_OUTPUT_SCHEMA, PLANNER_SYSTEM, plannerUserMessage, type PlannerAnswer } from '../prompts/planner-prompt';
+import {
+  PLANNER_OUTPUT_SCHEMA,
+  PLANNER_SYSTEM,
+  plannerUserMessage,
+  type PlannerAnswer,
+} from '../prompts/planner-prompt';
 import { isLargeSchema, renderSchema } from '../prompts/schema-prompt';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryState } from '../run-state';
@@ -19,9 +24,15 @@ import { RefusalError } from './datasource-resolver';
 export class AstPlanner {
   constructor(private readonly deps: PipelineDeps) {}
 
-  async run(sq: SubQueryState, state: RunState, ctx: RunContext, previous: { plan: unknown; problems: string[] } | null): Promise<void> {
+  async run(
+    sq: SubQueryState,
+    state: RunState,
+    ctx: RunContext,
+    previous: { plan: unknown; problems: string[] } | null,
+  ): Promise<void> {
     const snapshot = sq.snapshot;
-    if (!snapshot) throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
+    if (!snapshot)
+      throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
     const schemaText = await this.schemaText(sq, snapshot, state);
     const examples = this.deps.verified
       .forDatasource(sq.datasourceId)
@@ -31,13 +42,21 @@ export class AstPlanner {
       AGENTS.planner,
       'ast_planner',
       PLANNER_SYSTEM,
-      [{ role: 'user', content: plannerUserMessage({ schemaText, question: sq.intent, examples, previous }) }],
+      [
+        {
+          role: 'user',
+          content: plannerUserMessage({ schemaText, question: sq.intent, examples, previous }),
+        },
+      ],
       PLANNER_OUTPUT_SCHEMA,
       'query_plan',
     );
     if (!answer.plan) {
       sq.refused = true;
-      throw new RefusalError('QUESTION_UNANSWERABLE', `the schema of '${sq.datasourceId}' cannot answer: ${answer.unanswerable_reason ?? 'no reason given'}`);
+      throw new RefusalError(
+        'QUESTION_UNANSWERABLE',
+        `the schema of '${sq.datasourceId}' cannot answer: ${answer.unanswerable_reason ?? 'no reason given'}`,
+      );
     }
     sq.plan = answer.plan as unknown as Query;
     sq.planSource = 'llm';
@@ -55,7 +74,10 @@ export class AstPlanner {
     if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
     const link = await index.linkSchema(sq.intent, sq.datasourceId, { tables: 8, columns: 30 });
     if (!link.tables.length) return renderSchema(snapshot, base);
-    const tables = new Set([...link.tables.map((t) => t.table.toLowerCase()), ...(cfg?.preferred_tables ?? []).map((t) => t.toLowerCase())]);
+    const tables = new Set([
+      ...link.tables.map((t) => t.table.toLowerCase()),
+      ...(cfg?.preferred_tables ?? []).map((t) => t.toLowerCase()),
+    ]);
     const columns = new Set(link.columns.map((c) => `${c.table}.${c.column}`.toLowerCase()));
     // A retrieved table shows all its columns when none of its columns was retrieved.
     for (const t of link.tables) {

@@ -15,7 +15,10 @@ const ROUTE_SCHEMA = {
   additionalProperties: false,
   required: ['datasource_id', 'reason'],
   properties: {
-    datasource_id: { type: ['string', 'null'], description: 'The id of the datasource that can answer, or null if none can' },
+    datasource_id: {
+      type: ['string', 'null'],
+      description: 'The id of the datasource that can answer, or null if none can',
+    },
     reason: { type: 'string', description: 'One sentence: why this datasource, or why none' },
   },
 };
@@ -33,10 +36,17 @@ export class DatasourceResolver {
     if (request.datasourceId) {
       const entry = this.deps.datasources.get(request.datasourceId);
       if (!entry) {
-        throw new RefusalError('DATASOURCE_NOT_FOUND', `unknown datasource '${request.datasourceId}' (known: ${this.deps.datasources.ids().join(', ')})`);
+        throw new RefusalError(
+          'DATASOURCE_NOT_FOUND',
+          `unknown datasource '${request.datasourceId}' (known: ${this.deps.datasources.ids().join(', ')})`,
+        );
       }
       if (!canReadDatasource(policies, roles, entry.config.id)) {
-        ctx.operator.emit('policy.denied', { datasource_id: entry.config.id, roles, rule: 'datasources' }, ctx.traceId);
+        ctx.operator.emit(
+          'policy.denied',
+          { datasource_id: entry.config.id, roles, rule: 'datasources' },
+          ctx.traceId,
+        );
         throw new RefusalError('DATASOURCE_DENIED', `your role may not read datasource '${entry.config.id}'`);
       }
       state.candidateDatasources = [entry.config.id];
@@ -76,7 +86,10 @@ export class DatasourceResolver {
     const catalogue = allowed
       .map((id) => {
         const cfg = this.deps.datasources.require(id).config;
-        const samples = (cfg.sample_questions ?? []).slice(0, 5).map((q) => `    - ${q}`).join('\n');
+        const samples = (cfg.sample_questions ?? [])
+          .slice(0, 5)
+          .map((q) => `    - ${q}`)
+          .join('\n');
         return `- id: ${id}\n  description: ${cfg.description ?? '(none)'}${samples ? `\n  sample questions:\n${samples}` : ''}`;
       })
       .join('\n');
@@ -90,7 +103,10 @@ export class DatasourceResolver {
     );
     ctx.reasoning.push({ node: 'datasource_resolver', method: 'model', reason: answer.reason });
     if (!answer.datasource_id || !allowed.includes(answer.datasource_id)) {
-      throw new RefusalError('QUESTION_UNANSWERABLE', `no datasource can answer this question: ${answer.reason}`);
+      throw new RefusalError(
+        'QUESTION_UNANSWERABLE',
+        `no datasource can answer this question: ${answer.reason}`,
+      );
     }
     return answer.datasource_id;
   }

@@ -64,15 +64,25 @@ export class Decomposer {
       'decomposer',
       'You split a question into the fewest independent sub-questions that each one SQL query can answer. ' +
         `A question that one query answers stays ONE sub-question, worded as asked. At most ${max} sub-questions.`,
-      [{ role: 'user', content: `Datasources (best first):\n${described}\n\nQuestion: ${state.request.question}` }],
+      [
+        {
+          role: 'user',
+          content: `Datasources (best first):\n${described}\n\nQuestion: ${state.request.question}`,
+        },
+      ],
       this.schemaOf(candidates),
       'decompose_question',
     );
     const items = answer.sub_queries.filter((s) => s.intent.trim()).slice(0, max);
     if (!items.length) items.push({ intent: state.request.question, datasource_id: candidates[0] ?? '' });
     state.subQueries = items.map((s, i) =>
-      newSubQuery(`sq${i + 1}`, s.intent.trim(), candidates.includes(s.datasource_id) ? s.datasource_id : (candidates[0] ?? '')),
+      newSubQuery(
+        `sq${i + 1}`,
+        s.intent.trim(),
+        candidates.includes(s.datasource_id) ? s.datasource_id : (candidates[0] ?? ''),
+      ),
     );
-    if (state.subQueries.length > 1) ctx.reasoning.push({ node: 'decomposer', sub_queries: state.subQueries.map((s) => s.intent) });
+    if (state.subQueries.length > 1)
+      ctx.reasoning.push({ node: 'decomposer', sub_queries: state.subQueries.map((s) => s.intent) });
   }
 }

@@ -13,13 +13,20 @@ import { PlanRejectedError } from './plan-rejected';
 export class Generator {
   constructor(private readonly deps: PipelineDeps) {}
 
-  async run(sq: SubQueryState, paramValues: Readonly<Record<string, string | number | boolean | null>> = {}): Promise<void> {
+  async run(
+    sq: SubQueryState,
+    paramValues: Readonly<Record<string, string | number | boolean | null>> = {},
+  ): Promise<void> {
     const entry = this.deps.datasources.require(sq.datasourceId);
     if (!sq.plan) throw new PlanRejectedError('PLAN_MISSING', ['no plan to compile']);
     const cap = rowCapOf(entry.config);
     let compiled: ReturnType<typeof compilePlan>;
     try {
-      compiled = compilePlan(sq.plan, entry.adapter.dialect, { rowCap: cap, schema: sq.snapshot ?? undefined, params: paramValues });
+      compiled = compilePlan(sq.plan, entry.adapter.dialect, {
+        rowCap: cap,
+        schema: sq.snapshot ?? undefined,
+        params: paramValues,
+      });
     } catch (err) {
       // A construct this dialect cannot express: the planner may say it another way.
       if (err instanceof PlanError && (err.code === 'PLAN_UNSUPPORTED' || err.code === 'PLAN_MALFORMED')) {

@@ -29,15 +29,28 @@ export class LogicalValidator {
       { name: 'policy', passed: !denied.length, message: summary(denied) },
     ];
     for (const w of result.warnings) {
-      ctx.warn({ code: w.code, node: 'logical_validator', message: w.message, sub_query_id: sq.id, detail: { path: w.path } });
+      ctx.warn({
+        code: w.code,
+        node: 'logical_validator',
+        message: w.message,
+        sub_query_id: sq.id,
+        detail: { path: w.path },
+      });
     }
     if (denied.length) {
       sq.refused = true;
-      ctx.operator.emit('policy.denied', { sub_query_id: sq.id, roles: state.request.caller.roles, problems: denied }, ctx.traceId);
+      ctx.operator.emit(
+        'policy.denied',
+        { sub_query_id: sq.id, roles: state.request.caller.roles, problems: denied },
+        ctx.traceId,
+      );
       throw new RefusalError(denied[0]!.code, `refused: ${denied.map((p) => p.message).join('; ')}`);
     }
     if (wrong.length) {
-      throw new PlanRejectedError(wrong[0]!.code, wrong.map((p) => `${p.path}: ${p.message}`));
+      throw new PlanRejectedError(
+        wrong[0]!.code,
+        wrong.map((p) => `${p.path}: ${p.message}`),
+      );
     }
   }
 }

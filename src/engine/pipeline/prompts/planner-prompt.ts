@@ -18,8 +18,14 @@ export const PLANNER_OUTPUT_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
   required: ['plan', 'unanswerable_reason'],
   properties: {
-    plan: { anyOf: [queryRoot, { type: 'null' }], description: 'The query plan; null only when the schema cannot answer' },
-    unanswerable_reason: { type: ['string', 'null'], description: 'Why no query can answer; null when a plan is given' },
+    plan: {
+      anyOf: [queryRoot, { type: 'null' }],
+      description: 'The query plan; null only when the schema cannot answer',
+    },
+    unanswerable_reason: {
+      type: ['string', 'null'],
+      description: 'Why no query can answer; null when a plan is given',
+    },
   },
   $defs,
 };

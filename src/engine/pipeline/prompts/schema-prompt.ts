@@ -25,7 +25,9 @@ export function renderSchema(snapshot: SchemaSnapshot, opts: SchemaPromptOptions
     if (opts.tables && !opts.tables.has(t.name.toLowerCase())) continue;
     blocks.push(renderTable(t, opts, samples));
   }
-  const preferred = opts.preferredTables?.length ? `\nPreferred tables when several fit: ${opts.preferredTables.join(', ')}.` : '';
+  const preferred = opts.preferredTables?.length
+    ? `\nPreferred tables when several fit: ${opts.preferredTables.join(', ')}.`
+    : '';
   return `Dialect of the datasource: ${snapshot.dialect}.${preferred}\n\n${blocks.join('\n\n')}`;
 }
 
@@ -33,13 +35,20 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
   const readable = canReadTable(opts.policies, opts.roles, opts.datasourceId, t.name);
   const fkByColumn = new Map<string, string>();
   for (const fk of t.foreignKeys) {
-    fk.columns.forEach((c, i) => fkByColumn.set(c.toLowerCase(), `${fk.refTable}.${fk.refColumns[i] ?? '?'}`));
+    fk.columns.forEach((c, i) =>
+      fkByColumn.set(c.toLowerCase(), `${fk.refTable}.${fk.refColumns[i] ?? '?'}`),
+    );
   }
   const rows = readable && t.rowCountEstimate !== null ? ` (~${t.rowCountEstimate} rows)` : '';
   const denied = readable ? '' : ' [not readable by your role]';
   const lines = [`TABLE ${t.name}${rows}${denied}`];
   for (const c of t.columns) {
-    if (opts.columns && !opts.columns.has(`${t.name}.${c.name}`.toLowerCase()) && !t.primaryKey.includes(c.name) && !fkByColumn.has(c.name.toLowerCase())) {
+    if (
+      opts.columns &&
+      !opts.columns.has(`${t.name}.${c.name}`.toLowerCase()) &&
+      !t.primaryKey.includes(c.name) &&
+      !fkByColumn.has(c.name.toLowerCase())
+    ) {
       continue;
     }
     const parts = [`  ${c.name} ${c.type || c.kind}`];
@@ -47,10 +56,16 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     const ref = fkByColumn.get(c.name.toLowerCase());
     if (ref) parts.push(`-> ${ref}`);
     if (!c.nullable) parts.push('NOT NULL');
-    const colReadable = readable && canReadColumn(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
+    const colReadable =
+      readable && canReadColumn(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
     if (!colReadable && readable) parts.push('[not readable by your role]');
     if (colReadable && c.sampleValues.length && samples > 0) {
-      parts.push(`e.g. ${c.sampleValues.slice(0, samples).map((v) => JSON.stringify(v)).join(', ')}`);
+      parts.push(
+        `e.g. ${c.sampleValues
+          .slice(0, samples)
+          .map((v) => JSON.stringify(v))
+          .join(', ')}`,
+      );
     }
     lines.push(parts.join(' '));
   }
