@@ -3,10 +3,12 @@
  * (all on pets_1): the real service, the oracle model over HTTP, scoring and every figure.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { runE2e } from '../../bench/e2e/core';
 import { rootLogger } from '../../src/engine/logging/logger';
 
-const DATA = '/work/shared/eval/spider-dev-a';
+// shared/ sits beside the checkout (as on CI); NL2SQL_SPIDER_DIR points elsewhere.
+const DATA = process.env.NL2SQL_SPIDER_DIR ?? resolve(__dirname, '..', '..', '..', 'shared', 'eval', 'spider-dev-a');
 
 // The dataset lives outside the repository; without it there is nothing to run this on.
 const describeWithData = existsSync(DATA) ? describe : describe.skip;
