@@ -8,7 +8,8 @@ import { runE2e } from '../../bench/e2e/core';
 import { rootLogger } from '../../src/engine/logging/logger';
 
 // shared/ sits beside the checkout (as on CI); NL2SQL_SPIDER_DIR points elsewhere.
-const DATA = process.env.NL2SQL_SPIDER_DIR ?? resolve(__dirname, '..', '..', '..', 'shared', 'eval', 'spider-dev-a');
+const DATA =
+  process.env.NL2SQL_SPIDER_DIR ?? resolve(__dirname, '..', '..', '..', 'shared', 'eval', 'spider-dev-a');
 
 // The dataset lives outside the repository; without it there is nothing to run this on.
 const describeWithData = existsSync(DATA) ? describe : describe.skip;

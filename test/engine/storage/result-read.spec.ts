@@ -97,7 +97,10 @@ describe('LocalResultStore.readPage', () => {
 
     it.each(cases)('%s gives the same NotFoundError for pages and CSV', async (_label, tenant, req, res) => {
       // Started one at a time: a second promise rejecting while the first is awaited would be unhandled.
-      for (const attempt of [() => store.readPage(tenant, req, res), () => store.streamCsv(tenant, req, res)]) {
+      for (const attempt of [
+        () => store.readPage(tenant, req, res),
+        () => store.streamCsv(tenant, req, res),
+      ]) {
         const err: unknown = await attempt().then(
           () => null,
           (e: unknown) => e,
