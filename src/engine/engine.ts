@@ -340,6 +340,28 @@ export class Engine {
     return this.start(request, signal).done;
   }
 
+  /** The simplest programmatic call: a question, optionally a datasource and the caller's roles. */
+  async ask(
+    question: string,
+    options: {
+      datasourceId?: string;
+      execute?: boolean;
+      roles?: readonly string[];
+      userId?: string;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<QueryResponse> {
+    return this.run(
+      {
+        question,
+        datasourceId: options.datasourceId ?? null,
+        execute: options.execute ?? true,
+        caller: { roles: options.roles ?? [], userId: options.userId ?? null },
+      },
+      options.signal,
+    );
+  }
+
   /** Starts a run and returns its handle: its events (for the stream route) and its result. */
   start(request: RunRequest, signal: AbortSignal = new AbortController().signal): RunHandle {
     if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
