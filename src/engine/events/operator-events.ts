@@ -20,6 +20,8 @@ export class OperatorEvents {
   constructor(private readonly tenantId: string | null = null) {}
 
   emit(name: string, data: Record<string, unknown>, traceId: string | null = null): void {
+    // Redaction walks every string: skip the work when no operator listens.
+    if (!this.subject.observed) return;
     this.subject.next({
       name,
       at: new Date().toISOString(),
