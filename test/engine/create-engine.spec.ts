@@ -15,9 +15,9 @@ it('answers a question from TypeScript without the HTTP layer', async () => {
     datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
     llm: { provider: 'openai_compatible', model: 'fake-model', base_url: fake.openaiBaseUrl },
     storage: {
-      results: { path: '/tmp/nl2sql-prog/results' },
-      traces: { path: '/tmp/nl2sql-prog/traces' },
-      index: { path: '/tmp/nl2sql-prog/index' },
+      results: { path: join(dir, 'results') },
+      traces: { path: join(dir, 'traces') },
+      index: { path: join(dir, 'index') },
     },
   });
   try {
