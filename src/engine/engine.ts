@@ -25,7 +25,7 @@ import { getLogger } from './logging/logger';
 import type { PipelineDeps } from './pipeline/deps';
 import { Pipeline } from './pipeline/pipeline';
 import { MemoryPlanCache } from './pipeline/plan-cache';
-import { startRun, type RunHandle } from './pipeline/run-query';
+import { startRun, type RunHandle, type RunServices } from './pipeline/run-query';
 import type { RunRequest } from './pipeline/run-state';
 import { VerifiedQueries } from './pipeline/verified-queries';
 import type { QueryResponse } from './pipeline/wire';
@@ -76,6 +76,7 @@ export class Engine {
   readonly hooks: HookRunner;
   readonly pipeline: Pipeline;
   private readonly planCache: MemoryPlanCache;
+  private readonly runServices: RunServices;
   private readonly log = getLogger('nl2sql.engine');
   private indexOpen = false;
   private closed = false;
@@ -114,7 +115,15 @@ export class Engine {
     this.verified = new VerifiedQueries(config.verified_queries);
     this.planCache = new MemoryPlanCache(config.settings.pipeline.plan_cache_size);
     this.hooks = new HookRunner(config.hooks, this.events);
-    this.pipeline = new Pipeline(this.pipelineDeps());
+    const deps = this.pipelineDeps();
+    this.pipeline = new Pipeline(deps);
+    this.runServices = {
+      deps,
+      pipeline: this.pipeline,
+      llm: this.llm,
+      traces: this.traces,
+      operator: this.events,
+    };
   }
 
   /** Builds every part from the config; opens nothing and calls no model. */
@@ -365,17 +374,7 @@ export class Engine {
   /** Starts a run and returns its handle: its events (for the stream route) and its result. */
   start(request: RunRequest, signal: AbortSignal = new AbortController().signal): RunHandle {
     if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
-    return startRun(
-      {
-        deps: this.pipelineDeps(),
-        pipeline: this.pipeline,
-        llm: this.llm,
-        traces: this.traces,
-        operator: this.events,
-      },
-      request,
-      signal,
-    );
+    return startRun(this.runServices, request, signal);
   }
 
   /** Deletes traces and results older than their store's max_age_days. Never throws. */

@@ -6,9 +6,6 @@ import { HttpStatus } from '@nestjs/common';
 
 const STATUS_BY_CODE: Readonly<Record<string, HttpStatus>> = {
   NOT_FOUND: HttpStatus.NOT_FOUND,
-  RESULT_NOT_FOUND: HttpStatus.NOT_FOUND,
-  DATASOURCE_NOT_FOUND: HttpStatus.NOT_FOUND,
-  AGENT_NOT_FOUND: HttpStatus.NOT_FOUND,
   CONFIG_INVALID: HttpStatus.UNPROCESSABLE_ENTITY,
   REQUEST_INVALID: HttpStatus.UNPROCESSABLE_ENTITY,
   INVALID_PAGE_REQUEST: HttpStatus.UNPROCESSABLE_ENTITY,

@@ -124,8 +124,8 @@ export class AnswerSourceDto {
   @ApiProperty({ ...obj, nullable: true }) params!: Record<string, unknown> | null;
 }
 
-export class UsageRecordDto {
-  @ApiProperty() calls!: number;
+/** Token and time figures shared by a usage record and a single call. */
+class TokenFiguresDto {
   @ApiProperty() input_tokens!: number;
   @ApiProperty() cached_input_tokens!: number;
   @ApiProperty() cache_write_input_tokens!: number;
@@ -133,21 +133,17 @@ export class UsageRecordDto {
   @ApiProperty() reasoning_tokens!: number;
   @ApiProperty() total_tokens!: number;
   @ApiProperty() latency_s!: number;
-  @ApiProperty({ nullable: true, type: Number, description: 'USD; null when a model has no price' }) cost!:
-    number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'USD; null when a model has no price' })
+  cost!: number | null;
 }
 
-export class CallRecordDto {
+export class UsageRecordDto extends TokenFiguresDto {
+  @ApiProperty() calls!: number;
+}
+
+export class CallRecordDto extends TokenFiguresDto {
   @ApiProperty() node!: string;
   @ApiProperty() model!: string;
-  @ApiProperty() input_tokens!: number;
-  @ApiProperty() cached_input_tokens!: number;
-  @ApiProperty() cache_write_input_tokens!: number;
-  @ApiProperty() output_tokens!: number;
-  @ApiProperty() reasoning_tokens!: number;
-  @ApiProperty() total_tokens!: number;
-  @ApiProperty() latency_s!: number;
-  @ApiProperty({ nullable: true, type: Number }) cost!: number | null;
   @ApiProperty() usage_reported!: boolean;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
 }

@@ -121,11 +121,6 @@ export class ModelGateway {
   usage(planCacheHits: number): QuestionUsage {
     return questionUsage(this.calls, planCacheHits);
   }
-
-  /** Seconds spent waiting on models (for the e2e bench's overhead figure). */
-  modelSeconds(): number {
-    return this.calls.reduce((s, c) => s + c.latency_s, 0);
-  }
 }
 
 function callsOf(err: unknown): CallRecord[] {

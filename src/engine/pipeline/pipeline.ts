@@ -205,7 +205,6 @@ function currentNode(err: unknown, fallback: string): string {
 
 function resetAttempt(sq: SubQueryState): void {
   sq.sql = null;
-  sq.displaySql = null;
   sq.executableSql = null;
   sq.params = [];
   sq.rows = null;

@@ -193,8 +193,9 @@ async function writeTrace(
       roles: state.request.caller.roles,
       user_id: state.request.caller.userId,
       candidate_datasources: state.candidateDatasources,
-      sub_queries: state.subQueries.map((s) => ({
-        ...toWire(s),
+      // What ran, beside the response (which already holds each sub-query's wire form and rows).
+      executed: state.subQueries.map((s) => ({
+        id: s.id,
         executable_sql: s.executableSql,
         params: s.params,
       })),

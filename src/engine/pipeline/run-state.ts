@@ -37,7 +37,6 @@ export interface SubQueryState {
   validation: ValidationCheck[];
   /** What the response shows: the display form (values inlined), or the verified query's own SQL. */
   sql: string | null;
-  displaySql: string | null;
   /** What runs: placeholders in the datasource's dialect, values in `params`. */
   executableSql: string | null;
   params: readonly unknown[];
@@ -68,7 +67,6 @@ export function newSubQuery(id: string, intent: string, datasourceId: string): S
     feedback: [],
     validation: [],
     sql: null,
-    displaySql: null,
     executableSql: null,
     params: [],
     rowCap: null,

@@ -35,7 +35,6 @@ export class Generator {
       throw err;
     }
     sq.sql = sq.verified ? sq.verified.sql : compiled.displaySql;
-    sq.displaySql = compiled.displaySql;
     sq.params = compiled.params;
     sq.effectiveCap = cap;
     sq.rowCap = compiled.rowCapApplied;
