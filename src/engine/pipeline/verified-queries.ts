@@ -10,6 +10,7 @@ import type { ConfigProblem } from '../../config/config-error';
 import type { SchemaSnapshot } from '../datasources/schema';
 import { importSql, validatePlan } from '../plan';
 import type { Query } from '../plan/types';
+import { terms } from '../index/text/tokens';
 import { walkPlanParams } from './plan-params';
 
 export interface CheckedVerifiedQuery extends VerifiedQueryConfig {
@@ -17,49 +18,10 @@ export interface CheckedVerifiedQuery extends VerifiedQueryConfig {
   readonly plan: Query;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const STOP = new Set([
-  'a',
-  'an',
-  'the',
-  'of',
-  'in',
-  'on',
-  'for',
-  'to',
-  'by',
-  'is',
-  'are',
-  'was',
-  'were',
-  'what',
-  'which',
-  'do',
-  'does',
-  'did',
-  'me',
-  'show',
-  'list',
-  'give',
-  'and',
-  'or',
-  'with',
-  'from',
-  'all',
-  'each',
-  'per',
-]);
-
-export function tokens(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? [])
-    .filter((w) => !STOP.has(w))
-    .map((w) => w.replace(/(ies|es|s)$/u, (m) => (m === 'ies' ? 'y' : '')));
-}
-
 /** Share of the shorter text's content words found in the other (0..1). */
 export function overlap(a: string, b: string): number {
-  const ta = new Set(tokens(a));
-  const tb = new Set(tokens(b));
+  const ta = new Set(terms(a));
+  const tb = new Set(terms(b));
   if (!ta.size || !tb.size) return 0;
   let common = 0;
   for (const t of ta) if (tb.has(t)) common++;
