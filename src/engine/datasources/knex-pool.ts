@@ -61,7 +61,30 @@ const quiet = {
   error: () => undefined,
 };
 
-export function createRawPool<C extends object>(config: Knex.Config): RawPool<C> {
+/**
+ * Creates the pool and proves it with one connection (`probe` runs on it), so a wrong address or
+ * password fails at connect; a pool that fails its probe is destroyed.
+ */
+export async function openRawPool<C extends object>(
+  config: Knex.Config,
+  probe: (connection: C) => Promise<void>,
+): Promise<RawPool<C>> {
+  const pool = createRawPool<C>(config);
+  try {
+    const connection = await pool.acquire();
+    try {
+      await probe(connection);
+    } finally {
+      await pool.release(connection);
+    }
+  } catch (error) {
+    await pool.destroy().catch(() => undefined);
+    throw error;
+  }
+  return pool;
+}
+
+function createRawPool<C extends object>(config: Knex.Config): RawPool<C> {
   const k = knex({ log: quiet, ...config });
   const client = k.client as {
     acquireConnection(): Promise<C>;

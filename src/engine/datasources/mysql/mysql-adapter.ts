@@ -19,7 +19,7 @@ import { parseUrl } from '../connection-config';
 import type { Cursor, StatementControl } from '../cursor';
 import { DatasourceError, driverCode, type DatasourceErrorCode } from '../errors';
 import { mysqlRefusal } from '../statement-guard';
-import { createRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
+import { openRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
 import { typeKind } from '../type-kind';
 import { readMysqlCatalog } from './mysql-catalog';
 import { BINARY_CHARSET, castCell, finishRow, kindOfField } from './mysql-values';
@@ -72,34 +72,30 @@ export class MysqlAdapter extends BaseAdapter {
       supportBigNumbers: true,
       bigNumberStrings: true,
     };
-    const pool = createRawPool<MysqlConnection>({
-      client: 'mysql2',
-      connection,
-      pool: {
-        min: 0,
-        max: this.config.connection.pool_max ?? DEFAULT_POOL_MAX,
-        afterCreate: (conn: MysqlConnection, done: (error: Error | null, conn: MysqlConnection) => void) => {
-          conn.query(`SET SESSION TRANSACTION READ ONLY`, (error) => {
-            if (error) return done(error, conn);
-            conn.query(`SET time_zone = '+00:00'`, (e) => done(e, conn));
-          });
+    this.pool = await openRawPool<MysqlConnection>(
+      {
+        client: 'mysql2',
+        connection,
+        pool: {
+          min: 0,
+          max: this.config.connection.pool_max ?? DEFAULT_POOL_MAX,
+          afterCreate: (
+            conn: MysqlConnection,
+            done: (error: Error | null, conn: MysqlConnection) => void,
+          ) => {
+            conn.query(`SET SESSION TRANSACTION READ ONLY`, (error) => {
+              if (error) return done(error, conn);
+              conn.query(`SET time_zone = '+00:00'`, (e) => done(e, conn));
+            });
+          },
         },
+        acquireConnectionTimeout: 15_000,
       },
-      acquireConnectionTimeout: 15_000,
-    });
-    try {
-      const conn = await pool.acquire();
-      try {
+      async (conn) => {
         const version = await simpleQuery(conn, 'SELECT VERSION()');
         this.mariadb = /mariadb/i.test(JSON.stringify(version));
-      } finally {
-        await pool.release(conn);
-      }
-    } catch (error) {
-      await pool.destroy().catch(() => undefined);
-      throw error;
-    }
-    this.pool = pool;
+      },
+    );
   }
 
   protected async shut(): Promise<void> {

@@ -16,7 +16,7 @@ import { BaseAdapter, type CatalogTable } from '../base-adapter';
 import type { Cursor, StatementControl } from '../cursor';
 import { DatasourceError, driverCode, type DatasourceErrorCode } from '../errors';
 import { postgresRefusal } from '../statement-guard';
-import { createRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
+import { openRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
 import { typeKind } from '../type-kind';
 import { CELL_TYPES, kindOfOid } from './postgres-values';
 import { readPostgresCatalog } from './postgres-catalog';
@@ -50,24 +50,17 @@ export class PostgresAdapter extends BaseAdapter {
           database: s.database,
           ssl: s.ssl || undefined,
         };
-    const pool = createRawPool<PgClient>({
-      client: 'pg',
-      connection: { ...connection, application_name: `nl2sql:${this.id}`, connectionTimeoutMillis: 10_000 },
-      pool: { min: 0, max: this.config.connection.pool_max ?? DEFAULT_POOL_MAX },
-      acquireConnectionTimeout: 15_000,
-    });
-    try {
-      const client = await pool.acquire();
-      try {
+    this.pool = await openRawPool<PgClient>(
+      {
+        client: 'pg',
+        connection: { ...connection, application_name: `nl2sql:${this.id}`, connectionTimeoutMillis: 10_000 },
+        pool: { min: 0, max: this.config.connection.pool_max ?? DEFAULT_POOL_MAX },
+        acquireConnectionTimeout: 15_000,
+      },
+      async (client) => {
         await client.query('SELECT 1');
-      } finally {
-        await pool.release(client);
-      }
-    } catch (error) {
-      await pool.destroy().catch(() => undefined);
-      throw error;
-    }
-    this.pool = pool;
+      },
+    );
   }
 
   protected async shut(): Promise<void> {
