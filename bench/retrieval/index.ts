@@ -21,7 +21,7 @@ import { POOLED } from '../../src/engine/index/retriever';
 import { bm25Corpora, words } from './bm25';
 import { goldSchema } from './gold';
 import { MethodScore, recall, type MethodFigures } from './metrics';
-import { sqliteSnapshot } from './snapshot';
+import { introspectSqlite } from '../support/sqlite-snapshot';
 
 export interface RetrievalFigures extends MethodFigures {
   suite: 'retrieval';
@@ -36,7 +36,9 @@ export async function run(args: BenchArgs): Promise<RetrievalFigures> {
   if (!args.data) throw new Error('retrieval: --data DIR is required (a folder in Spider layout)');
   const data = loadSpider(args.data);
   const limit = args.options.limit ? Number(args.options.limit) : Infinity;
-  const snapshots: SchemaSnapshot[] = data.databases.map((db) => sqliteSnapshot(db, data.sqlitePath(db)));
+  const snapshots: SchemaSnapshot[] = data.databases.map((db) =>
+    introspectSqlite(data.sqlitePath(db), db, { samples: 5 }),
+  );
   const known = new Set(data.databases);
   const questions = data.questions
     .filter((q) => known.has(q.dbId) && data.schemas.has(q.dbId))

@@ -18,7 +18,7 @@ import {
   type Engine,
   type ServerSettings,
 } from './engines';
-import { introspectSqlite } from './sqlite-schema';
+import { introspectSqlite } from '../support/sqlite-snapshot';
 
 export const ALL_DIALECTS: readonly Dialect[] = ['sqlite', 'duckdb', 'postgres', 'mysql'];
 const ROW_CAP = 100_000;

@@ -16,7 +16,7 @@ import {
   DEFAULT_SERVERS,
   type Engine,
 } from '../../../bench/roundtrip/engines';
-import { introspectSqlite } from '../../../bench/roundtrip/sqlite-schema';
+import { introspectSqlite } from '../../../bench/support/sqlite-snapshot';
 import { compareResults } from '../../../bench/roundtrip/compare';
 import type { Dialect, SchemaSnapshot } from '../../../src/engine/datasources/schema';
 import { compilePlan, type Plan } from '../../../src/engine/plan';

@@ -1,12 +1,19 @@
 /**
  * A SchemaSnapshot of a SQLite file, read with better-sqlite3. Column kinds follow SQLite's type
  * affinity of the declared type, except that a date/time/boolean column whose values are stored as
- * text is text (that is what it compares as in SQLite). The bench keeps its own reader so that it
- * measures the plan layer alone, with no datasource adapter in the loop.
+ * text is text (that is what it compares as in SQLite). With `samples`, each column also gets a few
+ * distinct stored values. The benches keep this reader of their own so that they measure the plan
+ * layer and the index alone, with no datasource adapter in the loop.
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import type { ColumnInfo, SchemaSnapshot, TableInfo, TypeKind } from '../../src/engine/datasources/schema';
+import type {
+  ColumnInfo,
+  ForeignKey,
+  SchemaSnapshot,
+  TableInfo,
+  TypeKind,
+} from '../../src/engine/datasources/schema';
 
 export function kindOfDeclared(declared: string): TypeKind {
   const t = declared.toUpperCase();
@@ -21,7 +28,12 @@ export function kindOfDeclared(declared: string): TypeKind {
   return 'decimal';
 }
 
-export function introspectSqlite(path: string, datasourceId: string): SchemaSnapshot {
+export function introspectSqlite(
+  path: string,
+  datasourceId: string,
+  options: { readonly samples?: number } = {},
+): SchemaSnapshot {
+  const samples = options.samples ?? 0;
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const names = db
@@ -38,9 +50,10 @@ export function introspectSqlite(path: string, datasourceId: string): SchemaSnap
         pk: number;
       }[];
       const fks = db.prepare(`PRAGMA foreign_key_list(${q(name)})`).all() as {
+        id: number;
         table: string;
         from: string;
-        to: string;
+        to: string | null;
       }[];
       const columns: ColumnInfo[] = info.map((c) => {
         let kind = kindOfDeclared(c.type);
@@ -56,7 +69,8 @@ export function introspectSqlite(path: string, datasourceId: string): SchemaSnap
             kind = kind === 'boolean' ? 'boolean' : 'integer';
           else if (set.size) kind = kind === 'decimal' || kind === 'other' ? 'float' : kind;
         }
-        return { name: c.name, type: c.type, kind, nullable: c.notnull === 0, sampleValues: [] };
+        const sampleValues = samples > 0 ? sampleValuesOf(db, q(name), q(c.name), samples) : [];
+        return { name: c.name, type: c.type, kind, nullable: c.notnull === 0, sampleValues };
       });
       return {
         name,
@@ -66,11 +80,13 @@ export function introspectSqlite(path: string, datasourceId: string): SchemaSnap
           .filter((c) => c.pk > 0)
           .sort((a, b) => a.pk - b.pk)
           .map((c) => c.name),
-        foreignKeys: fks.map((f) => ({ columns: [f.from], refTable: f.table, refColumns: [f.to] })),
+        foreignKeys: foreignKeysOf(fks),
         rowCountEstimate: null,
       };
     });
-    const schemaVersion = createHash('sha256').update(JSON.stringify(tables)).digest('hex').slice(0, 16);
+    // The version digests the structure only, as the adapters' does: samples do not change it.
+    const shape = tables.map((t) => ({ ...t, columns: t.columns.map((c) => ({ ...c, sampleValues: [] })) }));
+    const schemaVersion = createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16);
     return {
       datasourceId,
       dialect: 'sqlite',
@@ -80,5 +96,37 @@ export function introspectSqlite(path: string, datasourceId: string): SchemaSnap
     };
   } finally {
     db.close();
+  }
+}
+
+/** One foreign key per constraint id: a composite key lists its columns in order. */
+function foreignKeysOf(
+  rows: readonly { id: number; table: string; from: string; to: string | null }[],
+): ForeignKey[] {
+  const byId = new Map<number, { columns: string[]; refTable: string; refColumns: string[] }>();
+  for (const fk of rows) {
+    const fkEntry = byId.get(fk.id) ?? { columns: [], refTable: fk.table, refColumns: [] };
+    fkEntry.columns.push(fk.from);
+    if (fk.to) fkEntry.refColumns.push(fk.to);
+    byId.set(fk.id, fkEntry);
+  }
+  return [...byId.values()];
+}
+
+function sampleValuesOf(
+  db: Database.Database,
+  table: string,
+  column: string,
+  n: number,
+): (string | number)[] {
+  try {
+    const rows = db
+      .prepare(`SELECT DISTINCT ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL LIMIT ${n}`)
+      .all() as { v: unknown }[];
+    return rows
+      .map((r) => r.v)
+      .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+  } catch {
+    return [];
   }
 }
