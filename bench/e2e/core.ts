@@ -8,10 +8,15 @@
  *               processes, sockets)
  *   sequential  every question once, one client: execution match and the per-run figures
  *   concurrent  every question once, N clients pulling from one queue: runs_per_s
+ *
+ * The warm-up and concurrent passes send from a thread of their own (load.ts), so the clients'
+ * work (parsing responses) does not take the service's event loop, as clients elsewhere would not.
  */
+import { cpus } from 'node:os';
 import { compareResults } from '../roundtrip/compare';
 import { loadSpider, type GoldResult, type SpiderDataset } from '../support/spider';
 import { BenchClient, type Timed } from './client';
+import { LoadGenerator } from './load';
 import { measureRun, mean, round3, spread, type QueryResponseLite, type RunMeasure } from './measure';
 import { Oracle, type OracleQuestion } from './oracle';
 import { startCpuProfile } from './profile';
@@ -74,6 +79,15 @@ export interface E2eFigures {
     seconds: number;
     /** CPU of this process (every thread: service, DuckDB, oracle, clients; not the SQLite runner processes). */
     process_cpu_ms_per_run: number;
+    /** Busy CPU of the whole machine per run (ms): this process, the SQLite runners, the kernel. */
+    machine_cpu_ms_per_run: number;
+    /** Share of the pass the service's event loop was busy (0..1): at 1 it is the bottleneck. */
+    event_loop_busy: number;
+    /** Busy event-loop time per run (ms): the service's own single-threaded cost of a run. */
+    event_loop_ms_per_run: number;
+    /** Busy time per run of the clients' thread and of the oracle's (ms): the bench's own cost. */
+    client_thread_ms_per_run: number;
+    oracle_thread_ms_per_run: number;
     overhead_ms: { p50: number; p95: number };
     wall_ms: { p50: number; p95: number };
   } | null;
@@ -124,17 +138,20 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
   const oracle = await Oracle.start();
   let service: RunningService | null = null;
   let client: BenchClient | null = null;
+  let load: LoadGenerator | null = null;
   try {
     progress(`e2e: starting the service with ${databases.size} sqlite datasources`);
     service = await startService({ databases, modelBaseUrl: oracle.baseUrl, sampleRows, rowCap: ROW_CAP });
     await oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
     client = new BenchClient(service.url, concurrency);
+    load = LoadGenerator.start(service.url, concurrency);
     const ask = askWith(client);
 
     // Every database at full concurrency, one after another, so that each datasource's pool has
     // started all the SQLite runner processes it will use before anything is measured.
     for (const db of databases.keys()) {
-      await pass(questions.filter((q) => q.dbId === db).slice(0, concurrency * 2), concurrency, ask);
+      const some = questions.filter((q) => q.dbId === db).slice(0, concurrency * 2);
+      await load.pass(some);
     }
     await oracle.forgetRequests();
 
@@ -154,8 +171,13 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       const profiler = opts.profile ? await startCpuProfile(opts.profile) : null;
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
-      const measures = await pass(questions, concurrency, ask);
+      const elu0 = performance.eventLoopUtilization();
+      const machine0 = machineBusyMs();
+      const { measures, busyMs: clientBusyMs } = await load.pass(questions);
       const cpu = process.cpuUsage(cpu0);
+      const elu = performance.eventLoopUtilization(elu0);
+      const machine = machineBusyMs() - machine0;
+      const oracleBusyMs = (await oracle.stats()).busyMs;
       await profiler?.stop();
       const seconds = (performance.now() - t0) / 1000;
       concurrent = {
@@ -163,6 +185,11 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
         runs: measures.length,
         seconds: round3(seconds),
         process_cpu_ms_per_run: round3((cpu.user + cpu.system) / 1000 / measures.length),
+        machine_cpu_ms_per_run: round3(machine / measures.length),
+        event_loop_busy: round3(elu.utilization),
+        event_loop_ms_per_run: round3(elu.active / measures.length),
+        client_thread_ms_per_run: round3(clientBusyMs / measures.length),
+        oracle_thread_ms_per_run: round3(oracleBusyMs / measures.length),
         overhead_ms: spread(measures.map((m) => m.overheadMs)),
         wall_ms: spread(measures.map((m) => m.wallMs)),
       };
@@ -177,9 +204,15 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     return { figures, outcomes };
   } finally {
     client?.close();
+    await load?.close();
     await service?.close();
     await oracle.close();
   }
+}
+
+/** CPU time every core of the machine has spent not idle, since boot (ms). */
+function machineBusyMs(): number {
+  return cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
 }
 
 type Ask = (q: E2eQuestion) => Promise<{ res: QueryResponseLite; wallMs: number }>;
@@ -194,21 +227,6 @@ function askWith(client: BenchClient): Ask {
       throw new Error(`question #${q.idx}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     return { res: r.body, wallMs: r.wallMs };
   };
-}
-
-/** Every question once, `clients` at a time, each client taking the next question when free. */
-async function pass(questions: readonly E2eQuestion[], clients: number, ask: Ask): Promise<RunMeasure[]> {
-  const measures: RunMeasure[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < questions.length) {
-      const q = questions[next++]!;
-      const { res, wallMs } = await ask(q);
-      measures.push(measureRun(res, wallMs));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(clients, questions.length) }, worker));
-  return measures;
 }
 
 async function score(

@@ -6,6 +6,7 @@
  * execution match, per-run overhead (wall - model - SQL) and runs per second with N concurrent
  * clients. Targets (issue 5): overhead p50 <= 5 ms, p95 <= 15 ms; >= 200 runs/s with 8 clients.
  */
+import { cpus } from 'node:os';
 import type { BenchArgs } from '../index';
 import { rootLogger } from '../../src/engine/logging/logger';
 import { runE2e, type E2eResult } from './core';
@@ -60,6 +61,15 @@ function print({ figures: f, outcomes }: E2eResult): void {
     );
     console.log(
       `process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not)`,
+    );
+    console.log(
+      `machine CPU per run: ${f.concurrent.machine_cpu_ms_per_run.toFixed(2)} ms (every core: this process, the SQLite runner processes, the kernel; ${cpus().length} cores)`,
+    );
+    console.log(
+      `service event loop: ${(100 * f.concurrent.event_loop_busy).toFixed(1)}% busy, ${f.concurrent.event_loop_ms_per_run.toFixed(2)} ms per run`,
+    );
+    console.log(
+      `bench threads busy per run: clients ${f.concurrent.client_thread_ms_per_run.toFixed(2)} ms, oracle ${f.concurrent.oracle_thread_ms_per_run.toFixed(2)} ms`,
     );
   }
   console.log('\nnode time without model calls, mean ms:');

@@ -20,6 +20,8 @@ export type OracleEvent =
       readonly id: number;
       readonly counts?: Record<string, number>;
       readonly unknown?: number;
+      /** Busy time of this thread's event loop since the last 'forget' (ms). */
+      readonly busyMs?: number;
     };
 
 async function main(): Promise<void> {
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
   const answers = new OracleAnswers();
   const server = await FakeModelServer.start();
   server.onRequest((req) => answers.answer(req));
+  let since = performance.eventLoopUtilization();
   port.on('message', (cmd: OracleCommand) => {
     void (async () => {
       switch (cmd.type) {
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
         case 'forget':
           // The fake server records every request; the bench has no use for them.
           server.requests.length = 0;
+          since = performance.eventLoopUtilization();
           break;
         case 'stats':
           port.postMessage({
@@ -44,6 +48,7 @@ async function main(): Promise<void> {
             id: cmd.id,
             counts: answers.counts,
             unknown: answers.unknown,
+            busyMs: performance.eventLoopUtilization(since).active,
           } satisfies OracleEvent);
           return;
         case 'close':

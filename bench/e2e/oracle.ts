@@ -93,10 +93,13 @@ export class Oracle {
     await this.call({ type: 'forget' });
   }
 
-  /** Calls answered per step, and calls that named a question the oracle did not know. */
-  async stats(): Promise<{ counts: Record<string, number>; unknown: number }> {
+  /**
+   * Calls answered per step, calls that named a question the oracle did not know, and how long
+   * the oracle's thread was busy since requests were last forgotten.
+   */
+  async stats(): Promise<{ counts: Record<string, number>; unknown: number; busyMs: number }> {
     const done = await this.call({ type: 'stats' });
-    return { counts: done.counts ?? {}, unknown: done.unknown ?? 0 };
+    return { counts: done.counts ?? {}, unknown: done.unknown ?? 0, busyMs: done.busyMs ?? 0 };
   }
 
   async close(): Promise<void> {
