@@ -1,9 +1,10 @@
 /**
  * A fetch for one SDK client that knows its requests in flight, so closing the client aborts them
- * and refuses new ones. The SDKs use the global fetch, whose socket pool is shared; what a client
- * owns, and so what closing it ends, is its requests.
+ * and refuses new ones. The transport (node-http-fetch.ts) has one socket pool for the process;
+ * what a client owns, and so what closing it ends, is its requests.
  */
 import { LlmError } from '../errors';
+import { nodeHttpFetch } from './node-http-fetch';
 
 export class TrackedFetch {
   private readonly inFlight = new Set<AbortController>();
@@ -34,7 +35,7 @@ export class TrackedFetch {
     }
     this.inFlight.add(controller);
     try {
-      return await fetch(input, { ...init, signal: controller.signal });
+      return await nodeHttpFetch(input, { ...init, signal: controller.signal });
     } catch (err) {
       // The SDKs tell a timeout (they abort their own signal) from a network failure by the
       // error's name; keep that name whatever the runtime's abort reason looks like.
