@@ -17,7 +17,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: { '^.+\\.(t|mj|j)s$': swc },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|uint8array-extras|@tokenizer|peek-readable)/)',
+    '/node_modules/(?!(hyparquet|hyparquet-writer|@nestjs|file-type|load-esm|strtok3|token-types|uint8array-extras|@tokenizer|peek-readable)/)',
   ],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],

@@ -16,7 +16,6 @@ import { readManifestFile, upsertManifestEntry } from './manifest-file';
 import { validatePageRequest } from './page-request';
 import { ParquetReader } from './parquet-reader';
 import { writeParquetAtomic } from './parquet-writer';
-import { SmallResultStaging } from './small-result-staging';
 import type {
   ArtifactRef,
   ManifestEntry,
@@ -32,7 +31,6 @@ export const MANIFEST_FILE = 'manifest.json';
 
 export class LocalResultStore implements ResultStore {
   private readonly reader = new ParquetReader();
-  private readonly smallResults = new SmallResultStaging();
 
   /**
    * `root` is `storage.results.path`. `scratchDir` holds one CSV slice at a time while an export
@@ -66,7 +64,7 @@ export class LocalResultStore implements ResultStore {
     const finalPath = join(dir, file);
     try {
       await mkdir(dir, { recursive: true });
-      const outcome = await writeParquetAtomic(finalPath, batches, options.columns, this.smallResults);
+      const outcome = await writeParquetAtomic(finalPath, batches, options.columns);
       const entry: ManifestEntry = {
         result_id: resultId,
         file,
@@ -155,7 +153,7 @@ export class LocalResultStore implements ResultStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.reader.close(), this.smallResults.close()]);
+    await this.reader.close();
   }
 
   /** The manifest entry and the file of one result, or the one not-found error. */

@@ -3,8 +3,8 @@
  * through DuckDB's appender into a staging database on disk (DuckDB spills beyond its memory
  * limit), and `COPY ... (FORMAT parquet)` writes the file under a temporary name that is renamed
  * into place only when complete. A failing batch iterator leaves no file under the final name.
- * A result that arrives as one batch of at most one data chunk is already in memory: given a
- * SmallResultStaging, it is staged there instead of in a database of its own (see that file).
+ * A result that arrives as one batch of at most one data chunk is already in memory: it is
+ * encoded in this process instead (small-parquet.ts).
  */
 import {
   DuckDBDataChunk,
@@ -25,7 +25,7 @@ import {
   quoteLiteral,
 } from './parquet-columns';
 import type { ManifestColumn } from './result-store';
-import type { SmallResultStaging } from './small-result-staging';
+import { writeSmallParquet } from './small-parquet';
 import { StorageWriteError } from './storage-errors';
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
@@ -44,15 +44,13 @@ export async function writeParquetAtomic(
   finalPath: string,
   batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
   fallbackColumns: readonly ResultColumn[] = [],
-  small: SmallResultStaging | null = null,
 ): Promise<ParquetWriteOutcome> {
-  if (!small) return writeStaged(finalPath, batches, fallbackColumns);
   // Looks at most two batches ahead: the second read tells whether the first was the whole result.
   const source = asyncIteratorOf(batches);
   const first = await source.next();
   const second = first.done ? first : await source.next();
   if (second.done && (first.done || first.value.rows.length <= CHUNK_ROWS)) {
-    return writeSmall(finalPath, first.done ? [] : [first.value], fallbackColumns, small);
+    return writeSmallParquet(finalPath, first.done ? null : first.value, fallbackColumns);
   }
   const head: ResultBatch[] = [];
   for (const read of [first, second]) if (!read.done) head.push(read.value);
@@ -77,46 +75,13 @@ async function writeStaged(
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
-    const outcome = await stageAndCopy(
-      new StagingTable(connection, false),
-      batches,
-      fallbackColumns,
-      tempParquet,
-    );
+    const outcome = await stageAndCopy(new StagingTable(connection), batches, fallbackColumns, tempParquet);
     await rename(tempParquet, finalPath);
     return outcome;
   } finally {
     closeQuietly(() => connection?.closeSync());
     closeQuietly(() => instance.closeSync());
     await Promise.all([stagingPath, `${stagingPath}.wal`, tempParquet].map((p) => rm(p, { force: true })));
-  }
-}
-
-/** Stages one small batch (or none) in a TEMP table on the shared in-memory instance. */
-async function writeSmall(
-  finalPath: string,
-  batches: readonly ResultBatch[],
-  fallbackColumns: readonly ResultColumn[],
-  small: SmallResultStaging,
-): Promise<ParquetWriteOutcome> {
-  const tempParquet = tempPathBeside(finalPath, '.parquet.tmp');
-  const connection = await small.connect();
-  try {
-    const outcome = await stageAndCopy(
-      new StagingTable(connection, true),
-      batches,
-      fallbackColumns,
-      tempParquet,
-    );
-    await rename(tempParquet, finalPath);
-    return outcome;
-  } catch (err) {
-    // Renamed, the temporary file is gone: only a failure leaves one to remove.
-    await rm(tempParquet, { force: true });
-    throw err;
-  } finally {
-    // Closing the connection drops its TEMP table.
-    closeQuietly(() => connection.closeSync());
   }
 }
 
@@ -176,11 +141,7 @@ class StagingTable {
   private types: ReturnType<typeof duckdbTypeOf>[] = [];
   private chunk: DuckDBDataChunk | undefined;
 
-  constructor(
-    private readonly connection: DuckDBConnection,
-    /** A TEMP table: private to its connection, on an instance other writes share. */
-    private readonly temporary: boolean,
-  ) {}
+  constructor(private readonly connection: DuckDBConnection) {}
 
   async create(columns: readonly ResultColumn[]): Promise<DuckDBAppender> {
     this.columns = manifestColumns(columns);
@@ -189,7 +150,7 @@ class StagingTable {
     const defs = this.columns.length
       ? this.columns.map((c) => `${quoteIdent(c.field)} ${physicalTypeOf(c.kind)}`).join(', ')
       : '"_no_columns" INTEGER';
-    await this.connection.run(`CREATE ${this.temporary ? 'TEMP ' : ''}TABLE staging (${defs})`);
+    await this.connection.run(`CREATE TABLE staging (${defs})`);
     return this.connection.createAppender('staging');
   }
 

@@ -82,6 +82,68 @@ describe('LocalResultStore.writeResult', () => {
     expect(page.rows).toEqual(rows);
   });
 
+  it('stores a small result (encoded in process) exactly as a large one (staged in DuckDB)', async () => {
+    const columns = [
+      { name: 'n', kind: 'integer' },
+      { name: 'x', kind: 'float' },
+      { name: 'ok', kind: 'boolean' },
+      { name: 'Name "q"', kind: 'text' },
+      { name: 'd', kind: 'decimal' },
+    ] as const;
+    const row = (i: number) => [
+      i % 7 === 0 ? null : i * 1_000_000_007,
+      i % 5 === 0 ? null : i / 3,
+      i % 3 === 0 ? null : i % 2 === 0,
+      i % 4 === 0 ? null : `name é ${i}`,
+      i % 6 === 0 ? null : `${i}.10`,
+    ];
+    const head = Array.from({ length: 50 }, (_, i) => row(i));
+    await store.writeResult('acme', 'req-paths', 'small', [{ columns, rows: head, truncated: true }]);
+    // More than one data chunk in two batches: the staged path, whose first 50 rows are the same.
+    const rest = Array.from({ length: 2100 }, (_, i) => row(i + 50));
+    await store.writeResult('acme', 'req-paths', 'large', [
+      { columns, rows: head },
+      { columns, rows: rest },
+    ]);
+    const small = await store.readPage('acme', 'req-paths', 'small', { limit: 50 });
+    const large = await store.readPage('acme', 'req-paths', 'large', { limit: 50 });
+    expect(small.rows).toEqual(head);
+    expect(large.rows).toEqual(small.rows);
+    expect(small.columns).toEqual(large.columns);
+    const manifest = await store.readManifest('acme', 'req-paths');
+    const byId = Object.fromEntries(manifest.results.map((e) => [e.result_id, e]));
+    expect(byId.small).toMatchObject({ row_count: 50, truncated: true });
+    expect(byId.small?.columns).toEqual(byId.large?.columns);
+
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    const typesOf = async (id: string) =>
+      (
+        await conn.runAndReadAll(
+          `DESCRIBE SELECT * FROM read_parquet('${join(root.path, 'acme', 'req-paths', `${id}.parquet`)}')`,
+        )
+      )
+        .getRowsJson()
+        .map((r) => [r[0], r[1]]);
+    expect(await typesOf('small')).toEqual(await typesOf('large'));
+    expect(await typesOf('small')).toEqual([
+      ['n', 'BIGINT'],
+      ['x', 'DOUBLE'],
+      ['ok', 'BOOLEAN'],
+      ['Name "q"', 'VARCHAR'],
+      ['d', 'VARCHAR'],
+    ]);
+    conn.closeSync();
+    db.closeSync();
+  });
+
+  it('writes a result with no columns at all as an empty result', async () => {
+    const ref = await store.writeResult('acme', 'req-none', 'r', [{ columns: [], rows: [] }]);
+    expect(ref).toMatchObject({ row_count: 0, columns: [] });
+    const page = await store.readPage('acme', 'req-none', 'r');
+    expect(page).toMatchObject({ rows: [], total_rows: 0, columns: [] });
+  });
+
   it('writes an empty result with the columns of its only (empty) batch', async () => {
     const ref = await store.writeResult('acme', 'req-empty', 'r', [
       { columns: [{ name: 'a', kind: 'text' }], rows: [] },

@@ -1,0 +1,65 @@
+/**
+ * A result that arrived as one small batch is already in memory: it is encoded to parquet in
+ * this process by hyparquet-writer and written under a temporary name, then renamed into place.
+ * Going through DuckDB instead (a TEMP table, the appender, `COPY ... TO`) cost about 2.5 ms of
+ * CPU per result, half of it on the event loop, where this costs about 0.5 ms (measured on 1 to
+ * 300 rows, see the e2e bench notes); large results still stream through DuckDB.
+ *
+ * The layout is the one parquet-columns.ts defines (BIGINT, DOUBLE, BOOLEAN, text), so the reader
+ * cannot tell which path wrote a file.
+ */
+import { writeFile, rename, rm } from 'node:fs/promises';
+import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
+import type { ResultBatch, ResultColumn } from '../datasources/adapter';
+import { tempPathBeside } from './atomic-file';
+import { encodeCell, manifestColumns, physicalTypeOf, type PhysicalType } from './parquet-columns';
+import type { ParquetWriteOutcome } from './parquet-writer';
+import { StorageWriteError } from './storage-errors';
+
+const PARQUET_TYPE: Record<PhysicalType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {
+  BIGINT: 'INT64',
+  DOUBLE: 'DOUBLE',
+  BOOLEAN: 'BOOLEAN',
+  VARCHAR: 'STRING',
+};
+
+/** `batch` null: the result had no batch at all, and `fallbackColumns` name its columns. */
+export async function writeSmallParquet(
+  finalPath: string,
+  batch: ResultBatch | null,
+  fallbackColumns: readonly ResultColumn[],
+): Promise<ParquetWriteOutcome> {
+  const columns = manifestColumns(batch ? batch.columns : fallbackColumns);
+  const rows = batch?.rows ?? [];
+  const width = columns.length;
+  if (width === 0 && rows.length) throw new StorageWriteError('A result with no columns cannot hold rows');
+  const columnData: ColumnSource[] = columns.map((col) => ({
+    name: col.field,
+    type: PARQUET_TYPE[physicalTypeOf(col.kind)],
+    data: new Array<unknown>(rows.length),
+  }));
+  rows.forEach((row, r) => {
+    if (row.length !== width)
+      throw new StorageWriteError(`A result row has ${row.length} cells for ${width} columns`);
+    for (let c = 0; c < width; c++)
+      (columnData[c]!.data as unknown[])[r] = encodeCell(columns[c]!, row[c] ?? null);
+  });
+  // Parquet needs at least one column; a result with none stores a placeholder never read back.
+  if (!width) columnData.push({ name: '_no_columns', type: 'INT32', data: [] });
+  // Uncompressed and without statistics: a small file is read whole, and encoding is the cost.
+  const bytes = parquetWriteBuffer({ columnData, codec: 'UNCOMPRESSED', statistics: false });
+  const temp = tempPathBeside(finalPath, '.parquet.tmp');
+  try {
+    await writeFile(temp, new Uint8Array(bytes), { flag: 'wx' });
+    await rename(temp, finalPath);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  // Read loosely, as the staged path does: the flag is optional in the adapter contract.
+  return {
+    columns,
+    rowCount: rows.length,
+    truncated: (batch as { truncated?: boolean } | null)?.truncated === true,
+  };
+}
