@@ -12,6 +12,7 @@
  * The warm-up and concurrent passes send from a thread of their own (load.ts), so the clients'
  * work (parsing responses) does not take the service's event loop, as clients elsewhere would not.
  */
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { compareResults } from '../roundtrip/compare';
 import { loadSpider, type GoldResult, type SpiderDataset } from '../support/spider';
@@ -85,6 +86,11 @@ export interface E2eFigures {
     event_loop_busy: number;
     /** Busy event-loop time per run (ms): the service's own single-threaded cost of a run. */
     event_loop_ms_per_run: number;
+    /**
+     * CPU time of the service's main thread per run (ms), from /proc (Linux; null elsewhere):
+     * unlike the event loop's busy time, it does not grow when the machine lends the core away.
+     */
+    main_thread_cpu_ms_per_run: number | null;
     /** Busy time per run of the clients' thread and of the oracle's (ms): the bench's own cost. */
     client_thread_ms_per_run: number;
     oracle_thread_ms_per_run: number;
@@ -173,10 +179,12 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       const cpu0 = process.cpuUsage();
       const elu0 = performance.eventLoopUtilization();
       const machine0 = machineBusyMs();
+      const main0 = mainThreadCpuMs();
       const { measures, busyMs: clientBusyMs } = await load.pass(questions);
       const cpu = process.cpuUsage(cpu0);
       const elu = performance.eventLoopUtilization(elu0);
       const machine = machineBusyMs() - machine0;
+      const main1 = mainThreadCpuMs();
       const oracleBusyMs = (await oracle.stats()).busyMs;
       await profiler?.stop();
       const seconds = (performance.now() - t0) / 1000;
@@ -188,6 +196,8 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
         machine_cpu_ms_per_run: round3(machine / measures.length),
         event_loop_busy: round3(elu.utilization),
         event_loop_ms_per_run: round3(elu.active / measures.length),
+        main_thread_cpu_ms_per_run:
+          main0 === null || main1 === null ? null : round3((main1 - main0) / measures.length),
         client_thread_ms_per_run: round3(clientBusyMs / measures.length),
         oracle_thread_ms_per_run: round3(oracleBusyMs / measures.length),
         overhead_ms: spread(measures.map((m) => m.overheadMs)),
@@ -213,6 +223,19 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
 /** CPU time every core of the machine has spent not idle, since boot (ms). */
 function machineBusyMs(): number {
   return cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
+}
+
+/** User + system CPU of this process's main thread (ms), or null where /proc has no such file. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are
+    // the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 type Ask = (q: E2eQuestion) => Promise<{ res: QueryResponseLite; wallMs: number }>;

@@ -66,7 +66,7 @@ function print({ figures: f, outcomes }: E2eResult): void {
       `machine CPU per run: ${f.concurrent.machine_cpu_ms_per_run.toFixed(2)} ms (every core: this process, the SQLite runner processes, the kernel; ${cpus().length} cores)`,
     );
     console.log(
-      `service event loop: ${(100 * f.concurrent.event_loop_busy).toFixed(1)}% busy, ${f.concurrent.event_loop_ms_per_run.toFixed(2)} ms per run`,
+      `service event loop: ${(100 * f.concurrent.event_loop_busy).toFixed(1)}% busy, ${f.concurrent.event_loop_ms_per_run.toFixed(2)} ms per run; main thread CPU ${f.concurrent.main_thread_cpu_ms_per_run?.toFixed(2) ?? 'n/a'} ms per run`,
     );
     console.log(
       `bench threads busy per run: clients ${f.concurrent.client_thread_ms_per_run.toFixed(2)} ms, oracle ${f.concurrent.oracle_thread_ms_per_run.toFixed(2)} ms`,

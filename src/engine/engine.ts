@@ -346,7 +346,9 @@ export class Engine {
    * this rejects only on an unexpected failure or a cancellation.
    */
   async run(request: RunRequest, signal: AbortSignal = new AbortController().signal): Promise<QueryResponse> {
-    return this.start(request, signal).done;
+    if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
+    // Nobody follows the events of this run: none is built (see RunEventEmitter).
+    return startRun(this.runServices, request, signal, false).done;
   }
 
   /** The simplest programmatic call: a question, optionally a datasource and the caller's roles. */

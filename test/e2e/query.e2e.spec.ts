@@ -2,7 +2,7 @@
  * Runs end to end over real HTTP: the real AppModule, real databases, the real `openai` client
  * talking to a scripted fake model server on 127.0.0.1 (spec 4.1-4.4, issue 5's list).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as P from '../../src/engine/plan/build';
@@ -113,10 +113,26 @@ describe.each(['sqlite', 'duckdb', 'postgres', 'mysql'] as const)('a question on
     expect(Object.keys(body.usage.nodes).sort()).toEqual(['answer_synthesizer', 'ast_planner', 'decomposer']);
     expect(body.source).toEqual({ type: 'generated', id: null, datasource_id: null, params: null });
     expect(body.trace_path).toContain(body.trace_id);
+    // The trace: what ran and the response, with each sample's columns and counts but no rows.
+    const trace = JSON.parse(readFileSync(body.trace_path, 'utf8'));
+    expect(trace).toMatchObject({
+      trace_id: body.trace_id,
+      question: 'How many orders and how much revenue per country?',
+    });
+    expect(trace.executed[0].executable_sql).toEqual(expect.any(String));
+    expect(trace.response.sub_queries[0].rows).toEqual({
+      columns: ['country', 'orders', 'total'],
+      rows: [],
+      total_rows: 2,
+      rows_in_response: 2,
+    });
+    expect(JSON.stringify(trace.response.sub_queries)).not.toContain('Finland');
     expect(Object.keys(body.timings)).toEqual(
       expect.arrayContaining(['decomposer', 'ast_planner', 'logical_validator', 'generator', 'executor']),
     );
     expect(model.counts).toEqual({ decompose_question: 1, query_plan: 1, answer: 1 });
+    // Nobody follows a POST /query run's events, so the answer is asked for whole, not streamed.
+    expect(model.requestsOf('answer')[0]!.stream).toBe(false);
     // The planner saw the schema with sample values, and never wrote SQL.
     expect(userText(model.requestsOf('query_plan')[0]!)).toContain('TABLE customers');
   });

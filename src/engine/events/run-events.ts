@@ -3,7 +3,7 @@
  * A run's events go to one RxJS subject: the stream route relays it, `/query` ignores it. Nothing
  * operator-only (policy denials, hook decisions, model calls) is ever emitted here.
  */
-import { ReplaySubject, type Observable } from 'rxjs';
+import { EMPTY, ReplaySubject, type Observable } from 'rxjs';
 import { redact } from '../../config/redact';
 
 export interface RunEventMap {
@@ -49,20 +49,29 @@ export const TERMINAL_EVENTS: readonly RunEventName[] = ['run.finished', 'run.fa
 
 export class RunEventEmitter {
   // Replay so a subscriber that attaches just after the run starts still sees `run.started`.
-  private readonly subject = new ReplaySubject<RunEvent>(Infinity);
+  private readonly subject: ReplaySubject<RunEvent> | null;
   private ended = false;
 
+  /**
+   * `observed` false: nobody will follow this run's events (`POST /query`, `engine.run()`), so
+   * none is built or kept (a replay buffer of every event, the whole response in the last one),
+   * and steps may skip work that only a follower sees, such as streaming the answer's pieces.
+   */
   constructor(
     readonly traceId: string,
     readonly tenantId: string | null,
-  ) {}
+    readonly observed = true,
+  ) {
+    this.subject = observed ? new ReplaySubject<RunEvent>(Infinity) : null;
+  }
 
+  /** The run's events; for a run started unobserved, none (it completes at once). */
   get events$(): Observable<RunEvent> {
-    return this.subject.asObservable();
+    return this.subject ? this.subject.asObservable() : EMPTY;
   }
 
   emit<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
-    if (this.ended) return;
+    if (this.ended || !this.subject) return;
     const event = {
       name,
       at: new Date().toISOString(),

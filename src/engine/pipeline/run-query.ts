@@ -39,11 +39,17 @@ export function newTraceId(): string {
   return randomUUID().replace(/-/g, '');
 }
 
-export function startRun(services: RunServices, request: RunRequest, signal: AbortSignal): RunHandle {
+/** `observed` false: the caller wants only the response, not the events (see RunEventEmitter). */
+export function startRun(
+  services: RunServices,
+  request: RunRequest,
+  signal: AbortSignal,
+  observed = true,
+): RunHandle {
   const { deps } = services;
   const traceId = newTraceId();
   const tenant = deps.config.tenant_id;
-  const emitter = new RunEventEmitter(traceId, tenant);
+  const emitter = new RunEventEmitter(traceId, tenant, observed);
   const done = execute(services, request, signal, traceId, emitter);
   // The caller may only follow events; an unhandled rejection must not crash the process.
   done.catch(() => undefined);
@@ -193,19 +199,33 @@ async function writeTrace(
       roles: state.request.caller.roles,
       user_id: state.request.caller.userId,
       candidate_datasources: state.candidateDatasources,
-      // What ran, beside the response (which already holds each sub-query's wire form and rows).
+      // What ran, beside the response (which already holds each sub-query's wire form).
       executed: state.subQueries.map((s) => ({
         id: s.id,
         executable_sql: s.executableSql,
         params: s.params,
       })),
-      response,
+      response: withoutRowData(response),
     });
   } catch (err) {
     // A trace that cannot be written never fails the run; operators see it in the log.
     log.warn('could not write the trace', { trace_id: response.trace_id, reason: redact(String(err)) });
     return null;
   }
+}
+
+/**
+ * The response as the trace keeps it: each sample keeps its columns and counts but not its rows.
+ * The rows are the result artifact's business (with its own retention); a trace is what ran and
+ * how, and serialising a thousand-row sample into every trace was a tenth of a run's CPU.
+ */
+function withoutRowData(response: QueryResponse): QueryResponse {
+  return {
+    ...response,
+    sub_queries: response.sub_queries.map((sq) =>
+      sq.rows ? { ...sq, rows: { ...sq.rows, rows: [], rows_in_response: sq.rows.rows.length } } : sq,
+    ),
+  };
 }
 
 function round(s: number): number {

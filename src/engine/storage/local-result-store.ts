@@ -63,7 +63,8 @@ export class LocalResultStore implements ResultStore {
     const file = `${resultId}.parquet`;
     const finalPath = join(dir, file);
     try {
-      await mkdir(dir, { recursive: true });
+      // mkdir names the first folder it made: the run's own folder is new, so is its manifest.
+      const made = await mkdir(dir, { recursive: true });
       const outcome = await writeParquetAtomic(finalPath, batches, options.columns);
       const entry: ManifestEntry = {
         result_id: resultId,
@@ -74,7 +75,12 @@ export class LocalResultStore implements ResultStore {
         truncated: outcome.truncated || options.truncated === true,
         written_at: new Date().toISOString(),
       };
-      await upsertManifestEntry(join(dir, MANIFEST_FILE), { tenantId: tenant, requestId }, entry);
+      await upsertManifestEntry(
+        join(dir, MANIFEST_FILE),
+        { tenantId: tenant, requestId },
+        entry,
+        made !== undefined,
+      );
       return {
         uri: pathToFileURL(finalPath).href,
         format: 'parquet',

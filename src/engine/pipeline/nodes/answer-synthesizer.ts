@@ -1,6 +1,6 @@
 /**
- * Step `answer_synthesizer`: the final answer. The model writes the `summary` (streamed: each
- * piece is an `answer.delta`); `content` is the data itself rendered by the service (a number, a
+ * Step `answer_synthesizer`: the final answer. The model writes the `summary` (streamed when
+ * someone follows the run: each piece is an `answer.delta`; asked whole otherwise); `content` is the data itself rendered by the service (a number, a
  * table of the sample rows, or a note that nothing matched), so no figure in it can be invented.
  * Then the sanity checks compare the summary with the rows.
  */
@@ -11,11 +11,19 @@ import type { RunState, SubQueryState } from '../run-state';
 import { checkAnswer } from '../sanity';
 import type { FinalAnswer } from '../wire';
 
+/**
+ * Rows of each result the summary's prompt shows. A summary of one to three sentences needs the
+ * first rows and the count, not a thousand rows of sample: those cost input tokens on every run
+ * (and the sanity checks still compare the summary with the whole sample).
+ */
+const PROMPT_ROWS = 50;
+
 const SYSTEM = [
   'You answer a question from the query results given. Write one to three plain sentences.',
   'Use only values that appear in the results; do not compute new figures unless asked.',
   'When a result says it was cut at its row cap, say the answer covers only the first rows.',
   'When a result is empty, say that nothing matched.',
+  'When only the first rows of a result are shown, do not describe the rows not shown.',
 ].join('\n');
 
 @Injectable()
@@ -29,7 +37,9 @@ export class AnswerSynthesizer {
       'answer_synthesizer',
       SYSTEM,
       [{ role: 'user', content: describeResults(state.request.question, sqs, execute) }],
-      (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece }),
+      ctx.emitter.observed
+        ? (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece })
+        : undefined,
     );
     if (content) ctx.emitter.emit('answer.delta', { field: 'content', text: content });
     const truncated = sqs.some((s) => s.truncated);
@@ -89,7 +99,7 @@ function renderContent(sqs: readonly SubQueryState[], execute: boolean): string 
     .join('\n\n');
 }
 
-function describeResults(question: string, sqs: readonly SubQueryState[], execute: boolean): string {
+export function describeResults(question: string, sqs: readonly SubQueryState[], execute: boolean): string {
   const parts = [`Question: ${question}`];
   for (const s of sqs) {
     if (!execute || !s.rows) {
@@ -97,9 +107,15 @@ function describeResults(question: string, sqs: readonly SubQueryState[], execut
       continue;
     }
     const cut = s.truncated ? ` (cut at its row cap of ${s.effectiveCap}: more rows exist)` : '';
+    const shown = s.rows.rows.slice(0, PROMPT_ROWS);
+    const more =
+      s.rows.rows.length > shown.length
+        ? `\n(${s.rows.rows.length - shown.length} more rows of the sample not shown)`
+        : '';
     parts.push(
       `Sub-question: ${s.intent}\nColumns: ${s.rows.columns.join(', ')}\nRows: ${s.rowCount}${cut}\n` +
-        s.rows.rows.map((r) => JSON.stringify(r)).join('\n'),
+        shown.map((r) => JSON.stringify(r)).join('\n') +
+        more,
     );
   }
   return parts.join('\n\n');
