@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--limit N] [--sample-rows 1000]
- *  [--sequential-only] [--profile FILE.cpuprofile] [--log]`
+ * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--passes 3] [--limit N]
+ *  [--sample-rows 1000] [--sequential-only] [--profile FILE.cpuprofile] [--log]`
  *
  * The whole service on a Spider-layout folder with an oracle model (see core.ts and oracle.ts):
  * execution match, per-run overhead (wall - model - SQL) and runs per second with N concurrent
@@ -26,6 +26,7 @@ export async function run(args: BenchArgs): Promise<object> {
   const result = await runE2e({
     data: args.data,
     concurrency: int('concurrency', o.concurrency),
+    passes: int('passes', o.passes),
     limit: int('limit', o.limit),
     sampleRows: int('sample-rows', o['sample-rows']),
     sequentialOnly: o['sequential-only'] === true,
@@ -57,13 +58,13 @@ function print({ figures: f, outcomes }: E2eResult): void {
     line(`overhead, ${f.concurrent.clients} clients`, f.concurrent.overhead_ms);
     line(`wall, ${f.concurrent.clients} clients`, f.concurrent.wall_ms);
     console.log(
-      `\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s)  target >= 200`,
+      `\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s; median of passes ${f.concurrent.passes_runs_per_s.join(', ')})  target >= 200`,
     );
     console.log(
       `process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not)`,
     );
     console.log(
-      `machine CPU per run: ${f.concurrent.machine_cpu_ms_per_run.toFixed(2)} ms (every core: this process, the SQLite runner processes, the kernel; ${cpus().length} cores)`,
+      `machine CPU per run: ${f.concurrent.machine_cpu_ms_per_run.toFixed(2)} ms (every core: this process, the SQLite runner processes, the kernel; ${cpus().length} cores; host steal ${f.concurrent.steal === null ? 'n/a' : `${(100 * f.concurrent.steal).toFixed(1)}%`})`,
     );
     console.log(
       `service event loop: ${(100 * f.concurrent.event_loop_busy).toFixed(1)}% busy, ${f.concurrent.event_loop_ms_per_run.toFixed(2)} ms per run; main thread CPU ${f.concurrent.main_thread_cpu_ms_per_run?.toFixed(2) ?? 'n/a'} ms per run`,

@@ -1,5 +1,5 @@
 /**
- * `--profile FILE`: a V8 CPU profile of the main thread over the concurrent pass only (start-up,
+ * `--profile FILE`: a V8 CPU profile of the main thread over the last concurrent pass only (start-up,
  * plan import and the sequential pass left out), for Chrome DevTools or any .cpuprofile viewer.
  */
 import { writeFileSync } from 'node:fs';

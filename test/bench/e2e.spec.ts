@@ -49,5 +49,15 @@ describeWithData('bench e2e (smoke)', () => {
     expect(figures.overhead_ms.p95).toBeGreaterThanOrEqual(figures.overhead_ms.p50);
     expect(figures.concurrent).toMatchObject({ clients: 2, runs: 4 });
     expect(figures.runs_per_s).toBeGreaterThan(0);
+    // Three passes by default, the median one reported; where the CPU went, per run.
+    const c = figures.concurrent!;
+    expect(c.passes_runs_per_s).toHaveLength(3);
+    expect([...c.passes_runs_per_s].sort((a, b) => a - b)[1]).toBe(figures.runs_per_s);
+    expect(c.event_loop_busy).toBeGreaterThan(0);
+    expect(c.event_loop_busy).toBeLessThanOrEqual(1);
+    expect(c.machine_cpu_ms_per_run).toBeGreaterThan(0);
+    expect(c.oracle_thread_ms_per_run).toBeGreaterThan(0);
+    expect(c.client_thread_ms_per_run).toBeGreaterThan(0);
+    if (process.platform === 'linux') expect(c.main_thread_cpu_ms_per_run).toEqual(expect.any(Number));
   });
 });

@@ -3,7 +3,7 @@
  * through DuckDB's appender into a staging database on disk (DuckDB spills beyond its memory
  * limit), and `COPY ... (FORMAT parquet)` writes the file under a temporary name that is renamed
  * into place only when complete. A failing batch iterator leaves no file under the final name.
- * A result that arrives as one batch of at most one data chunk is already in memory: it is
+ * A result of at most one data chunk of rows (in any number of batches) is read into memory and
  * encoded in this process instead (small-parquet.ts).
  */
 import {
@@ -45,15 +45,18 @@ export async function writeParquetAtomic(
   batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
   fallbackColumns: readonly ResultColumn[] = [],
 ): Promise<ParquetWriteOutcome> {
-  // Looks at most two batches ahead: the second read tells whether the first was the whole result.
+  // Reads ahead while the result still fits one data chunk: if it ends by then, it is small.
   const source = asyncIteratorOf(batches);
-  const first = await source.next();
-  const second = first.done ? first : await source.next();
-  if (second.done && (first.done || first.value.rows.length <= CHUNK_ROWS)) {
-    return writeSmallParquet(finalPath, first.done ? null : first.value, fallbackColumns);
-  }
   const head: ResultBatch[] = [];
-  for (const read of [first, second]) if (!read.done) head.push(read.value);
+  let rows = 0;
+  let read = await source.next();
+  while (!read.done) {
+    head.push(read.value);
+    rows += read.value.rows.length;
+    if (rows > CHUNK_ROWS) break;
+    read = await source.next();
+  }
+  if (read.done) return writeSmallParquet(finalPath, head, fallbackColumns);
   try {
     return await writeStaged(finalPath, replay(head, source), fallbackColumns);
   } catch (err) {
@@ -77,6 +80,9 @@ async function writeStaged(
     connection = await instance.connect();
     const outcome = await stageAndCopy(new StagingTable(connection), batches, fallbackColumns, tempParquet);
     await rename(tempParquet, finalPath);
+    // Dropped first, the table is not checkpointed into a file about to be deleted when the
+    // instance closes (a close that runs on the event loop).
+    await connection.run('DROP TABLE staging');
     return outcome;
   } finally {
     closeQuietly(() => connection?.closeSync());

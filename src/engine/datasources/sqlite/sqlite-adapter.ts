@@ -1,7 +1,7 @@
 /**
  * SQLite through better-sqlite3, run in child processes (`sqlite-runner-main.ts`): the event loop
  * never waits on SQLite, and a statement past its timeout is stopped by killing its runner (better-
- * sqlite3 has no interrupt). Runners are pooled (`pool_max`, default 2) and each holds one
+ * sqlite3 has no interrupt). Runners are pooled (`pool_max`, default 4) and each holds one
  * statement at a time. Integers are read as BigInt (`safeIntegers`) and turned into numbers or, past
  * 2^53, strings; blobs are base64.
  */
@@ -17,7 +17,9 @@ import { Semaphore } from '../semaphore';
 import { typeKind } from '../type-kind';
 import { RunnerError, SqliteRunner } from './sqlite-runner';
 
-const DEFAULT_POOL = 2;
+// The documented default of every adapter (config schema): four statements of one SQLite file at
+// once, each in its own runner process.
+const DEFAULT_POOL = 4;
 
 export class SqliteAdapter extends BaseAdapter {
   private readonly path: string;
