@@ -53,3 +53,22 @@ it('keeps denied names but drops their sample values and statistics', () => {
   expect(text).not.toContain('ada@example.com');
   expect(text).toContain('TABLE customers (~1200 rows)');
 });
+
+it('renders the whole schema once per role and snapshot, never one role for another', () => {
+  const both = { ...policies, reader: {} };
+  const asAnalyst = renderSchema(snapshot, { datasourceId: 'shop', policies: both, roles: ['analyst'] });
+  const asReader = renderSchema(snapshot, { datasourceId: 'shop', policies: both, roles: ['reader'] });
+  expect(asReader).toContain('98000');
+  expect(asAnalyst).not.toContain('98000');
+  expect(renderSchema(snapshot, { datasourceId: 'shop', policies: both, roles: ['analyst'] })).toBe(
+    asAnalyst,
+  );
+  // A refreshed schema is a new snapshot: its text is rendered anew.
+  const refreshed: SchemaSnapshot = {
+    ...snapshot,
+    tables: snapshot.tables.map((t) => (t.name === 'customers' ? { ...t, rowCountEstimate: 1300 } : t)),
+  };
+  expect(renderSchema(refreshed, { datasourceId: 'shop', policies: both, roles: ['reader'] })).toContain(
+    'TABLE customers (~1300 rows)',
+  );
+});

@@ -18,7 +18,34 @@ export interface SchemaPromptOptions {
   readonly samples?: number;
 }
 
+/**
+ * Whole-schema prompts already rendered, per policies and snapshot (a new snapshot, after a
+ * refresh, is a new key) and then per datasource, roles, preferred tables and sample count: a
+ * small schema's prompt is the same text for every question of a role.
+ */
+const rendered = new WeakMap<object, WeakMap<SchemaSnapshot, Map<string, string>>>();
+/** Stands for "no policies" as a WeakMap key. */
+const NO_POLICIES = {};
+const MAX_PER_SNAPSHOT = 64;
+
 export function renderSchema(snapshot: SchemaSnapshot, opts: SchemaPromptOptions): string {
+  if (opts.tables || opts.columns) return renderUncached(snapshot, opts);
+  const policies = opts.policies ?? NO_POLICIES;
+  let bySnapshot = rendered.get(policies);
+  if (!bySnapshot) rendered.set(policies, (bySnapshot = new WeakMap()));
+  let texts = bySnapshot.get(snapshot);
+  if (!texts) bySnapshot.set(snapshot, (texts = new Map()));
+  const key = JSON.stringify([opts.datasourceId, opts.roles, opts.preferredTables ?? [], opts.samples ?? 3]);
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = renderUncached(snapshot, opts);
+    if (texts.size >= MAX_PER_SNAPSHOT) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
+function renderUncached(snapshot: SchemaSnapshot, opts: SchemaPromptOptions): string {
   const samples = opts.samples ?? 3;
   const blocks: string[] = [];
   for (const t of snapshot.tables) {
