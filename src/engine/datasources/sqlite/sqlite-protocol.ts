@@ -2,7 +2,14 @@
 import type { Cell, ResultColumn } from '../adapter';
 
 export type RunnerRequest =
-  | { readonly id: number; readonly op: 'open'; readonly sql: string; readonly params: readonly unknown[] }
+  | {
+      readonly id: number;
+      readonly op: 'open';
+      readonly sql: string;
+      readonly params: readonly unknown[];
+      /** Rows to read at once and send with the reply (a small result needs no `next`). */
+      readonly prefetch?: number;
+    }
   | { readonly id: number; readonly op: 'next'; readonly max: number }
   | { readonly id: number; readonly op: 'close' };
 
@@ -12,7 +19,7 @@ export type RunnerReply =
       readonly ok: true;
       readonly columns?: readonly ResultColumn[];
       readonly rows?: Cell[][];
-      /** On `next`: the statement has no row left (the cursor need not ask, nor close it). */
+      /** On `next` (or a prefetching `open`): no row is left (the cursor need not ask, nor close it). */
       readonly done?: boolean;
     }
   | {

@@ -74,29 +74,34 @@ function handle(request: RunnerRequest): RunnerReply {
         .columns()
         .map((c) => ({ name: c.name, kind: c.type ? typeKind(c.type, 'sqlite') : 'other' }));
       rows = stmt.iterate(...params) as IterableIterator<unknown[]>;
+      if (request.prefetch) return { id: request.id, ...nextRows(request.prefetch) };
       return { id: request.id, ok: true, columns };
     }
-    case 'next': {
-      const raw: unknown[][] = [];
-      while (rows && raw.length < request.max) {
-        const step = rows.next();
-        if (step.done) {
-          rows = null;
-          break;
-        }
-        raw.push(step.value);
-      }
-      if (!kindsSettled && (raw.length || rows === null)) {
-        settleKinds(raw);
-        kindsSettled = true;
-      }
-      const out: Cell[][] = raw.map((r) => r.map(toCell));
-      return { id: request.id, ok: true, rows: out, columns, done: rows === null };
-    }
+    case 'next':
+      return { id: request.id, ...nextRows(request.max) };
     case 'close':
       closeCurrent();
       return { id: request.id, ok: true };
   }
+}
+
+/** Up to `max` rows of the open statement, with the columns and whether any row is left. */
+function nextRows(max: number): { ok: true; rows: Cell[][]; columns: ResultColumn[]; done: boolean } {
+  const raw: unknown[][] = [];
+  while (rows && raw.length < max) {
+    const step = rows.next();
+    if (step.done) {
+      rows = null;
+      break;
+    }
+    raw.push(step.value);
+  }
+  if (!kindsSettled && (raw.length || rows === null)) {
+    settleKinds(raw);
+    kindsSettled = true;
+  }
+  const out: Cell[][] = raw.map((r) => r.map(toCell));
+  return { ok: true, rows: out, columns, done: rows === null };
 }
 
 function closeCurrent(): void {
