@@ -1,5 +1,8 @@
-/** The summary's prompt (answer_synthesizer): the first rows of each result and its count. */
-import { describeResults } from '../../../src/engine/pipeline/nodes/answer-synthesizer';
+/**
+ * What answer_synthesizer renders from the rows: the summary's prompt (the first rows of each
+ * result and its count) and the answer's content table.
+ */
+import { describeResults, renderContent } from '../../../src/engine/pipeline/nodes/answer-synthesizer';
 import type { SubQueryState } from '../../../src/engine/pipeline/run-state';
 
 function subQuery(rows: number, extra: Partial<SubQueryState> = {}): SubQueryState {
@@ -41,4 +44,15 @@ test('a result cut at its row cap says so', () => {
 test('a plan that was not executed shows its SQL instead of rows', () => {
   const text = describeResults('Who sings?', [subQuery(0, { rows: null })], false);
   expect(text).toContain('SQL (not executed): SELECT name FROM singer');
+});
+
+test('the content table shows the first 100 rows of a long sample and says how many there are', () => {
+  const content = renderContent([subQuery(400)], true);
+  expect(content.startsWith('| name |\n| --- |\n| singer 0 |')).toBe(true);
+  expect(content).toContain('| singer 99 |');
+  expect(content).not.toContain('| singer 100 |');
+  expect(content.endsWith('100 of 400 rows shown.')).toBe(true);
+  expect(renderContent([subQuery(3)], true)).toBe(
+    '| name |\n| --- |\n| singer 0 |\n| singer 1 |\n| singer 2 |',
+  );
 });

@@ -18,6 +18,13 @@ import type { FinalAnswer } from '../wire';
  */
 const PROMPT_ROWS = 50;
 
+/**
+ * Rows of a result the answer's `content` table shows. The response carries the inline sample in
+ * `sub_queries[].rows` and the whole result is paged from the result route; a markdown table of a
+ * thousand rows in the answer too doubled the response and every trace.
+ */
+const CONTENT_ROWS = 100;
+
 const SYSTEM = [
   'You answer a question from the query results given. Write one to three plain sentences.',
   'Use only values that appear in the results; do not compute new figures unless asked.',
@@ -75,7 +82,7 @@ function formatOf(sqs: readonly SubQueryState[], execute: boolean): FinalAnswer[
 }
 
 /** The data as the answer's content: markdown, from the inline sample only. */
-function renderContent(sqs: readonly SubQueryState[], execute: boolean): string {
+export function renderContent(sqs: readonly SubQueryState[], execute: boolean): string {
   if (!execute) return sqs.map((s) => `-- ${s.intent}\n${s.sql ?? ''}`).join('\n\n');
   return sqs
     .map((s) => {
@@ -88,10 +95,11 @@ function renderContent(sqs: readonly SubQueryState[], execute: boolean): string 
         `| ${r.columns.map(escapeCell).join(' | ')} |`,
         `| ${r.columns.map(() => '---').join(' | ')} |`,
       ];
-      for (const row of r.rows) lines.push(`| ${row.map((c) => escapeCell(cell(c))).join(' | ')} |`);
+      const shown = r.rows.slice(0, CONTENT_ROWS);
+      for (const row of shown) lines.push(`| ${row.map((c) => escapeCell(cell(c))).join(' | ')} |`);
       const more =
-        r.total_rows > r.rows.length
-          ? `\n\n${r.rows.length} of ${r.total_rows}${s.truncated ? '+' : ''} rows shown.`
+        r.total_rows > shown.length
+          ? `\n\n${shown.length} of ${r.total_rows}${s.truncated ? '+' : ''} rows shown.`
           : '';
       return `${head}${lines.join('\n')}${more}`;
     })
