@@ -3,9 +3,8 @@
  * client with another default endpoint and key variable, no code path of their own.
  */
 import { LlmError } from '../errors';
-import { AnthropicWireClient } from './anthropic-wire';
-import { OpenAiWireClient } from './openai-wire';
 import type { ProviderDefinition, ResolvedAgent } from './provider';
+import { ThreadedModelClient } from './wire-thread';
 
 export const ANTHROPIC_PACKAGE = '@anthropic-ai/sdk';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -41,7 +40,7 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
     requires: ['openai'],
     installHint: 'npm install openai',
     plugin: false,
-    create: (agent) => new OpenAiWireClient(agent, label, 'max_tokens'),
+    create: (agent) => new ThreadedModelClient({ kind: 'openai', label, tokenParam: 'max_tokens' }, agent),
   });
   return [
     {
@@ -55,7 +54,11 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
       requires: ['openai'],
       installHint: 'npm install openai',
       plugin: false,
-      create: (agent) => new OpenAiWireClient(agent, 'OpenAI', 'max_completion_tokens'),
+      create: (agent) =>
+        new ThreadedModelClient(
+          { kind: 'openai', label: 'OpenAI', tokenParam: 'max_completion_tokens' },
+          agent,
+        ),
     },
     {
       name: 'anthropic',
@@ -68,8 +71,11 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
       requires: [ANTHROPIC_PACKAGE],
       installHint: `npm install ${ANTHROPIC_PACKAGE}`,
       plugin: false,
-      create: (agent: ResolvedAgent) =>
-        new AnthropicWireClient(loadAnthropic(load, agent), agent, 'Anthropic'),
+      create: (agent: ResolvedAgent) => {
+        // Checked here, where a missing package is reported; the thread loads its own copy.
+        loadAnthropic(load, agent);
+        return new ThreadedModelClient({ kind: 'anthropic', label: 'Anthropic' }, agent);
+      },
     },
     compatible('openai_compatible', 'OpenAI-compatible server', null, null, 'tool_calling'),
     compatible('openrouter', 'OpenRouter', 'OPENROUTER_API_KEY', OPENROUTER_BASE_URL, 'tool_calling'),

@@ -1,0 +1,91 @@
+/**
+ * The model-call thread: hosts the built-in wire clients (the real SDKs) and runs their calls, so
+ * building requests, HTTP and parsing answers happen beside the engine's event loop, not on it.
+ * Messages from the engine are ToThread; answers go back as FromThread.
+ */
+import { parentPort } from 'node:worker_threads';
+import { LlmError } from '../errors';
+import { AnthropicWireClient } from './anthropic-wire';
+import { OpenAiWireClient } from './openai-wire';
+import type { ModelClient, ResolvedAgent } from './provider';
+import type { FromThread, ThreadError, ToThread, WireKind } from './wire-thread-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('wire-thread-worker runs as a worker thread');
+
+const clients = new Map<number, ModelClient>();
+const calls = new Map<number, AbortController>();
+const post = (message: FromThread) => port.postMessage(message);
+
+function create(wire: WireKind, agent: ResolvedAgent): ModelClient {
+  if (wire.kind === 'openai') return new OpenAiWireClient(agent, wire.label, wire.tokenParam);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require('@anthropic-ai/sdk') as { default?: unknown; Anthropic?: unknown };
+  const sdk = (mod.Anthropic ?? mod.default ?? mod) as typeof import('@anthropic-ai/sdk').default;
+  return new AnthropicWireClient(sdk, agent, wire.label);
+}
+
+/** This thread's own copy of the environment, made equal to the engine's. */
+function useEnvironment(env: Readonly<Record<string, string | undefined>>): void {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
+}
+
+function describe(err: unknown): ThreadError {
+  if (err instanceof LlmError) {
+    return {
+      llm: true,
+      code: err.code,
+      message: err.message,
+      provider: err.provider,
+      providerResponse: err.providerResponse,
+      details: err.details,
+    };
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { llm: false, name: e.name, message: e.message };
+}
+
+port.on('message', (m: ToThread) => {
+  switch (m.type) {
+    case 'open':
+      useEnvironment(m.env);
+      clients.set(m.clientId, create(m.wire, m.agent));
+      return;
+    case 'close': {
+      const client = clients.get(m.clientId);
+      clients.delete(m.clientId);
+      void client?.close();
+      return;
+    }
+    case 'abort':
+      calls.get(m.id)?.abort(new Error('the call was cancelled'));
+      return;
+    case 'call': {
+      const client = clients.get(m.clientId);
+      if (!client) {
+        post({
+          type: 'failed',
+          id: m.id,
+          error: { llm: false, name: 'Error', message: 'unknown model client' },
+        });
+        return;
+      }
+      const controller = new AbortController();
+      calls.set(m.id, controller);
+      const { stream, ...request } = m.request;
+      client
+        .complete({
+          ...request,
+          signal: controller.signal,
+          ...(stream ? { onDelta: (text: string) => post({ type: 'delta', id: m.id, text }) } : {}),
+        })
+        .then(
+          (response) => post({ type: 'done', id: m.id, response }),
+          (err: unknown) => post({ type: 'failed', id: m.id, error: describe(err) }),
+        )
+        .finally(() => calls.delete(m.id));
+      return;
+    }
+  }
+});
