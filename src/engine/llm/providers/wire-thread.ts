@@ -8,7 +8,7 @@
  * The client seen by the engine behaves as the wire client itself: same answers, same LlmError
  * codes and messages (rebuilt from their fields), deltas in order before the answer, the signal
  * cancelling the call, close() refusing new calls. One thread serves every client of the process;
- * it keeps the process alive only while a call is in flight.
+ * it keeps the process alive only while a call is in flight, and ends when its last client closes.
  */
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -27,9 +27,22 @@ class WireThread {
   private readonly waiting = new Map<number, Waiting>();
   private seq = 0;
   private clientSeq = 0;
+  private openClients = 0;
 
-  newClientId(): number {
+  opened(): number {
+    this.openClients++;
     return ++this.clientSeq;
+  }
+
+  /** The last client closed and no call is in flight: the thread ends (a new client starts one). */
+  closed(clientId: number): void {
+    this.post({ type: 'close', clientId });
+    this.openClients--;
+    if (this.openClients > 0 || this.waiting.size || !this.worker) return;
+    const worker = this.worker;
+    this.worker = null;
+    worker.removeAllListeners('exit');
+    void worker.terminate();
   }
 
   post(message: ToThread): void {
@@ -115,7 +128,7 @@ const shared = new WireThread();
 
 /** A built-in wire client whose calls run in the model-call thread. */
 export class ThreadedModelClient implements ModelClient {
-  private readonly clientId = shared.newClientId();
+  private readonly clientId = shared.opened();
   private closed = false;
 
   constructor(
@@ -146,6 +159,6 @@ export class ThreadedModelClient implements ModelClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    shared.post({ type: 'close', clientId: this.clientId });
+    shared.closed(this.clientId);
   }
 }
