@@ -62,31 +62,22 @@ function convert(v: unknown, kind: TypeKind): unknown {
   return v;
 }
 
+/** Column types of the copied tables: only the names of the double and text types differ. */
+const columnType =
+  (double: string, text: string) =>
+  (k: TypeKind): string =>
+    k === 'integer'
+      ? 'BIGINT'
+      : k === 'float' || k === 'decimal'
+        ? double
+        : k === 'boolean'
+          ? 'BOOLEAN'
+          : text;
+
 const TYPES: Record<'postgres' | 'mysql' | 'duckdb', (k: TypeKind) => string> = {
-  postgres: (k) =>
-    k === 'integer'
-      ? 'BIGINT'
-      : k === 'float' || k === 'decimal'
-        ? 'DOUBLE PRECISION'
-        : k === 'boolean'
-          ? 'BOOLEAN'
-          : 'TEXT',
-  mysql: (k) =>
-    k === 'integer'
-      ? 'BIGINT'
-      : k === 'float' || k === 'decimal'
-        ? 'DOUBLE'
-        : k === 'boolean'
-          ? 'BOOLEAN'
-          : 'TEXT',
-  duckdb: (k) =>
-    k === 'integer'
-      ? 'BIGINT'
-      : k === 'float' || k === 'decimal'
-        ? 'DOUBLE'
-        : k === 'boolean'
-          ? 'BOOLEAN'
-          : 'VARCHAR',
+  postgres: columnType('DOUBLE PRECISION', 'TEXT'),
+  mysql: columnType('DOUBLE', 'TEXT'),
+  duckdb: columnType('DOUBLE', 'VARCHAR'),
 };
 
 interface Loaded {

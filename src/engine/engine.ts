@@ -346,9 +346,8 @@ export class Engine {
    * this rejects only on an unexpected failure or a cancellation.
    */
   async run(request: RunRequest, signal: AbortSignal = new AbortController().signal): Promise<QueryResponse> {
-    if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
     // Nobody follows the events of this run: none is built (see RunEventEmitter).
-    return startRun(this.runServices, request, signal, false).done;
+    return this.begin(request, signal, false).done;
   }
 
   /** The simplest programmatic call: a question, optionally a datasource and the caller's roles. */
@@ -375,8 +374,12 @@ export class Engine {
 
   /** Starts a run and returns its handle: its events (for the stream route) and its result. */
   start(request: RunRequest, signal: AbortSignal = new AbortController().signal): RunHandle {
+    return this.begin(request, signal, true);
+  }
+
+  private begin(request: RunRequest, signal: AbortSignal, observed: boolean): RunHandle {
     if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
-    return startRun(this.runServices, request, signal);
+    return startRun(this.runServices, request, signal, observed);
   }
 
   /** Deletes traces and results older than their store's max_age_days. Never throws. */

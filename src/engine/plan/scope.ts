@@ -394,3 +394,17 @@ export function walkExpr(e: Expr, visit: (x: Expr) => boolean | void): void {
   }
   for (const k of kids) if (k) walkExpr(k, visit);
 }
+
+/**
+ * Equal keys for two references to the same column however qualified (`t.a`, `a`, `T.A`);
+ * structural otherwise. GROUP BY matching and ORDER BY tie-breakers compare expressions by it.
+ */
+export function expressionKey(e: Expr, scope: Scope): string {
+  if (e.kind === 'column') {
+    const r = scope.resolveColumn(e.table, e.name);
+    if (r.ok)
+      return `col:${r.depth}:${r.relation.alias.toLowerCase()}.${(r.column?.name ?? e.name).toLowerCase()}`;
+    return `col:?:${(e.table ?? '').toLowerCase()}.${e.name.toLowerCase()}`;
+  }
+  return JSON.stringify(e);
+}

@@ -18,8 +18,13 @@ export function tempPathBeside(finalPath: string, suffix = '.tmp'): string {
   return join(dirname(finalPath), `.${basename(finalPath)}.${processTag}${counter.toString(36)}${suffix}`);
 }
 
-export async function writeFileAtomic(finalPath: string, data: string): Promise<void> {
-  const temp = tempPathBeside(finalPath);
+/** Text is written as UTF-8; `suffix` ends the temporary name (see tempPathBeside). */
+export async function writeFileAtomic(
+  finalPath: string,
+  data: string | Uint8Array,
+  suffix = '.tmp',
+): Promise<void> {
+  const temp = tempPathBeside(finalPath, suffix);
   try {
     await writeFile(temp, data, { encoding: 'utf8', flag: 'wx' });
     await rename(temp, finalPath);

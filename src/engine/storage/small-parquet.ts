@@ -1,17 +1,16 @@
 /**
  * A small result (at most one DuckDB data chunk of rows) is held in memory and encoded to parquet in
  * this process by hyparquet-writer and written under a temporary name, then renamed into place.
- * Going through DuckDB instead (a TEMP table, the appender, `COPY ... TO`) cost about 2.5 ms of
- * CPU per result, half of it on the event loop, where this costs about 0.5 ms (measured on 1 to
- * 300 rows, see the e2e bench notes); large results still stream through DuckDB.
+ * Going through DuckDB instead (a TEMP table, the appender, `COPY ... TO`) was the largest cost
+ * of a run's event loop after the model calls (e2e bench `--profile`); large results still stream
+ * through DuckDB.
  *
  * The layout is the one parquet-columns.ts defines (BIGINT, DOUBLE, BOOLEAN, text), so the reader
  * cannot tell which path wrote a file.
  */
-import { writeFile, rename, rm } from 'node:fs/promises';
 import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
 import type { ResultBatch, ResultColumn } from '../datasources/adapter';
-import { tempPathBeside } from './atomic-file';
+import { writeFileAtomic } from './atomic-file';
 import { encodeCell, manifestColumns, physicalTypeOf, type PhysicalType } from './parquet-columns';
 import type { ParquetWriteOutcome } from './parquet-writer';
 import { StorageWriteError } from './storage-errors';
@@ -56,14 +55,7 @@ export async function writeSmallParquet(
   if (!width) columnData.push({ name: '_no_columns', type: 'INT32', data: [] });
   // Uncompressed and without statistics: a small file is read whole, and encoding is the cost.
   const bytes = parquetWriteBuffer({ columnData, codec: 'UNCOMPRESSED', statistics: false });
-  const temp = tempPathBeside(finalPath, '.parquet.tmp');
-  try {
-    await writeFile(temp, new Uint8Array(bytes), { flag: 'wx' });
-    await rename(temp, finalPath);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(finalPath, new Uint8Array(bytes), '.parquet.tmp');
   // Read loosely, as the staged path does: the flag is optional in the adapter contract.
   const truncated = batches.some((b) => (b as { truncated?: boolean }).truncated === true);
   return { columns, rowCount: rows.length, truncated };

@@ -78,7 +78,11 @@ test('the signal cancels a call in flight', async () => {
   const call = client.complete({ ...ask, signal: controller.signal });
   while (!fake.requests.length) await new Promise((r) => setTimeout(r, 5));
   controller.abort(new Error('the run was cancelled'));
-  await expect(call).rejects.toBeInstanceOf(Error);
+  // What the wire itself says of a call its caller aborted (error-mapping.ts).
+  await expect(call).rejects.toMatchObject({
+    code: 'PROVIDER_ERROR',
+    message: expect.stringContaining('was aborted'),
+  });
   await client.close();
 });
 

@@ -85,7 +85,10 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
   ];
 }
 
-function loadAnthropic(load: ModuleLoader, agent: ResolvedAgent): typeof import('@anthropic-ai/sdk').default {
+export function loadAnthropic(
+  load: ModuleLoader,
+  agent: ResolvedAgent,
+): typeof import('@anthropic-ai/sdk').default {
   let mod: unknown;
   try {
     mod = load(ANTHROPIC_PACKAGE);

@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { LlmError } from '../errors';
 import { AnthropicWireClient } from './anthropic-wire';
+import { loadAnthropic } from './builtins';
 import { OpenAiWireClient } from './openai-wire';
 import type { ModelClient, ResolvedAgent } from './provider';
 import type { FromThread, ThreadError, ToThread, WireKind } from './wire-thread-protocol';
@@ -19,10 +20,7 @@ const post = (message: FromThread) => port.postMessage(message);
 
 function create(wire: WireKind, agent: ResolvedAgent): ModelClient {
   if (wire.kind === 'openai') return new OpenAiWireClient(agent, wire.label, wire.tokenParam);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require('@anthropic-ai/sdk') as { default?: unknown; Anthropic?: unknown };
-  const sdk = (mod.Anthropic ?? mod.default ?? mod) as typeof import('@anthropic-ai/sdk').default;
-  return new AnthropicWireClient(sdk, agent, wire.label);
+  return new AnthropicWireClient(loadAnthropic(require, agent), agent, wire.label);
 }
 
 /** This thread's own copy of the environment, made equal to the engine's. */

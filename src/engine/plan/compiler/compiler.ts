@@ -17,6 +17,7 @@ import {
   Scope,
   containsAggregate,
   cteScope,
+  expressionKey,
   inferType,
   isNumericType,
   isTextType,
@@ -250,18 +251,8 @@ export class PlanCompiler {
         return x.kind !== 'window';
       });
     }
-    const keys = new Set(sel.group_by.map((g) => this.exprKey(g, scope)));
+    const keys = new Set(sel.group_by.map((g) => expressionKey(g, scope)));
     return { keys, selector: minMax.length === 1 ? minMax[0]! : null };
-  }
-
-  private exprKey(e: T.Expr, scope: Scope): string {
-    if (e.kind === 'column') {
-      const r = scope.resolveColumn(e.table, e.name);
-      if (r.ok)
-        return `col:${r.depth}:${r.relation.alias.toLowerCase()}.${(r.column?.name ?? e.name).toLowerCase()}`;
-      return `col:?:${(e.table ?? '').toLowerCase()}.${e.name.toLowerCase()}`;
-    }
-    return JSON.stringify(e);
   }
 
   /** Compiles an expression of a grouped select, rewriting bare columns so every engine accepts them. */
@@ -283,7 +274,7 @@ export class PlanCompiler {
   expr(e: T.Expr, scope: Scope): string {
     const g = this.grouping;
     if (g && g.scope === scope) {
-      const grouped = g.keys.has(this.exprKey(e, scope));
+      const grouped = g.keys.has(expressionKey(e, scope));
       if (!grouped && e.kind === 'column') {
         const r = scope.resolveColumn(e.table, e.name);
         // An outer query's column is a constant here.

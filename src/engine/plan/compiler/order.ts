@@ -31,7 +31,15 @@
  * keep there; this is the reading PostgreSQL's own advice (GROUP BY with MIN/MAX) gives.
  */
 import * as b from '../build';
-import { Scope, containsAggregate, cteScope, relationsOf, walkExpr, type Relation } from '../scope';
+import {
+  Scope,
+  containsAggregate,
+  cteScope,
+  expressionKey,
+  relationsOf,
+  walkExpr,
+  type Relation,
+} from '../scope';
 import type * as T from '../types';
 
 export interface TotalOrder {
@@ -57,11 +65,11 @@ export function totalOrder(q: T.Query, outer: Scope): TotalOrder {
 
 function selectTieBreakers(sel: T.Select, orderBy: readonly T.OrderItem[], outer: Scope): T.OrderItem[] {
   const scope = outer.child(relationsOf(sel.from, outer));
-  const have = new Set(orderBy.map((o) => keyOf(resolveAlias(o.expr, sel), scope)));
+  const have = new Set(orderBy.map((o) => expressionKey(resolveAlias(o.expr, sel), scope)));
   const missing = (items: T.OrderItem[]) => {
     const out: T.OrderItem[] = [];
     for (const it of items) {
-      const k = keyOf(resolveAlias(it.expr, sel), scope);
+      const k = expressionKey(resolveAlias(it.expr, sel), scope);
       if (!have.has(k)) {
         have.add(k);
         out.push(it);
@@ -76,8 +84,8 @@ function selectTieBreakers(sel: T.Select, orderBy: readonly T.OrderItem[], outer
       (sel.having !== null && containsAggregate(sel.having)));
   if (aggregated) return []; // one row
   if (grouped) {
-    const selected = new Set(sel.columns.map((c) => keyOf(c.expr, scope)));
-    if (!sel.distinct || sel.group_by.every((g) => selected.has(keyOf(g, scope)))) {
+    const selected = new Set(sel.columns.map((c) => expressionKey(c.expr, scope)));
+    if (!sel.distinct || sel.group_by.every((g) => selected.has(expressionKey(g, scope)))) {
       return missing(groupKeyOrder(sel, orderBy, scope));
     }
     return missing(outputKeys(sel, scope));
@@ -193,8 +201,8 @@ function groupedDistinct(
   if (sel.columns.some((c) => c.expr.kind === 'star' || containsAggregate(c.expr) || hasNested(c.expr)))
     return null;
   const scope = outer.child(relationsOf(sel.from, outer));
-  const selected = new Set(sel.columns.map((c) => keyOf(c.expr, scope)));
-  const isSelected = (o: T.OrderItem) => selected.has(keyOf(resolveAlias(o.expr, sel), scope));
+  const selected = new Set(sel.columns.map((c) => expressionKey(c.expr, scope)));
+  const isSelected = (o: T.OrderItem) => selected.has(expressionKey(resolveAlias(o.expr, sel), scope));
   if (orderBy.every(isSelected)) return null;
   const groupBy = sel.columns.map((c) => c.expr).filter((e) => e.kind !== 'literal' && e.kind !== 'param');
   if (groupBy.length === 0) return null;
@@ -223,17 +231,6 @@ function resolveAlias(e: T.Expr, sel: T.Select): T.Expr {
   if (e.kind !== 'column' || e.table !== null) return e;
   const it = sel.columns.find((c) => c.alias !== null && c.alias.toLowerCase() === e.name.toLowerCase());
   return it ? it.expr : e;
-}
-
-/** Equal keys for two references to the same column however qualified; structural otherwise. */
-function keyOf(e: T.Expr, scope: Scope): string {
-  if (e.kind === 'column') {
-    const r = scope.resolveColumn(e.table, e.name);
-    if (r.ok)
-      return `col:${r.depth}:${r.relation.alias.toLowerCase()}.${(r.column?.name ?? e.name).toLowerCase()}`;
-    return `col:?:${(e.table ?? '').toLowerCase()}.${e.name.toLowerCase()}`;
-  }
-  return JSON.stringify(e);
 }
 
 /** A window function or a subquery: neither belongs in a GROUP BY key. */
