@@ -1,9 +1,10 @@
 /**
  * SQLite through better-sqlite3, run in child processes (`sqlite-runner-main.ts`): the event loop
  * never waits on SQLite, and a statement past its timeout is stopped by killing its runner (better-
- * sqlite3 has no interrupt). Runners are pooled (`pool_max`, default 4) and each holds one
- * statement at a time. Integers are read as BigInt (`safeIntegers`) and turned into numbers or, past
- * 2^53, strings; blobs are base64.
+ * sqlite3 has no interrupt). The runners are shared by every SQLite datasource of the process
+ * (`sqlite-runner-pool.ts`); each holds one statement at a time, and `pool_max` (default 4) caps
+ * how many statements of this datasource run at once. Integers are read as BigInt (`safeIntegers`)
+ * and turned into numbers or, past 2^53, strings; blobs are base64.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,10 +16,11 @@ import { DatasourceError, type DatasourceErrorCode } from '../errors';
 import type { ForeignKey } from '../schema';
 import { Semaphore } from '../semaphore';
 import { typeKind } from '../type-kind';
-import { RunnerError, SqliteRunner } from './sqlite-runner';
+import { RunnerError, type SqliteRunner } from './sqlite-runner';
+import { sqliteRunners } from './sqlite-runner-pool';
 
 // The documented default of every adapter (config schema): four statements of one SQLite file at
-// once, each in its own runner process.
+// once, each in a runner process of the shared pool.
 const DEFAULT_POOL = 4;
 /**
  * Rows the runner reads with `open` and sends in the same reply: a result of up to this many rows
@@ -29,8 +31,9 @@ const PREFETCH_ROWS = 1000;
 export class SqliteAdapter extends BaseAdapter {
   private readonly path: string;
   private readonly slots: Semaphore;
-  private idle: SqliteRunner[] = [];
+  /** Runners holding a statement of this datasource now: closing the datasource stops them. */
   private readonly busy = new Set<SqliteRunner>();
+  private retained = false;
 
   constructor(config: DatasourceConfig) {
     super('sqlite', 'sqlite', config);
@@ -46,13 +49,32 @@ export class SqliteAdapter extends BaseAdapter {
         `the SQLite file ${this.path} does not exist`,
       );
     }
-    this.idle.push(await SqliteRunner.start(this.path));
+    sqliteRunners.retain();
+    this.retained = true;
+    // One round trip proves the file opens as a database (SQLite's reason when it does not).
+    const runner = await sqliteRunners.acquire();
+    try {
+      await runner.request({ op: 'attach', path: this.path });
+    } catch (error) {
+      this.shutOnce();
+      throw error;
+    } finally {
+      sqliteRunners.giveBack(runner);
+    }
   }
 
   protected async shut(): Promise<void> {
-    for (const r of [...this.idle, ...this.busy]) r.kill();
-    this.idle = [];
+    for (const r of this.busy) r.kill();
     this.busy.clear();
+    this.shutOnce();
+  }
+
+  /** connect() and close() may both shut an adapter closed while it opened: release once. */
+  private shutOnce(): void {
+    if (!this.retained) return;
+    this.retained = false;
+    sqliteRunners.forget(this.path);
+    sqliteRunners.releaseUser();
   }
 
   protected quote(identifier: string): string {
@@ -83,11 +105,17 @@ export class SqliteAdapter extends BaseAdapter {
     const release = await this.slots.acquire();
     let runner: SqliteRunner | undefined;
     try {
-      runner = this.idle.pop() ?? (await SqliteRunner.start(this.path));
+      runner = await sqliteRunners.acquire();
       this.busy.add(runner);
       const r = runner;
       control.setCanceller(() => r.kill());
-      const reply = await runner.request({ op: 'open', sql, params: [...params], prefetch: PREFETCH_ROWS });
+      const reply = await runner.request({
+        op: 'open',
+        path: this.path,
+        sql,
+        params: [...params],
+        prefetch: PREFETCH_ROWS,
+      });
       return new SqliteCursor(r, reply, () => this.giveBack(r, release));
     } catch (error) {
       if (runner) this.giveBack(runner, release);
@@ -98,7 +126,7 @@ export class SqliteAdapter extends BaseAdapter {
 
   private giveBack(runner: SqliteRunner, release: () => void): void {
     this.busy.delete(runner);
-    if (runner.isAlive) this.idle.push(runner);
+    sqliteRunners.giveBack(runner);
     release();
   }
 

@@ -5,13 +5,19 @@ export type RunnerRequest =
   | {
       readonly id: number;
       readonly op: 'open';
+      /** The database file: a runner serves every SQLite datasource of the process. */
+      readonly path: string;
       readonly sql: string;
       readonly params: readonly unknown[];
       /** Rows to read at once and send with the reply (a small result needs no `next`). */
       readonly prefetch?: number;
     }
   | { readonly id: number; readonly op: 'next'; readonly max: number }
-  | { readonly id: number; readonly op: 'close' };
+  | { readonly id: number; readonly op: 'close' }
+  /** Opens the file (or proves the open connection still reads it); SQLite's reason if it cannot. */
+  | { readonly id: number; readonly op: 'attach'; readonly path: string }
+  /** Closes the runner's connection to the file, if it has one (the datasource was removed). */
+  | { readonly id: number; readonly op: 'detach'; readonly path: string };
 
 export type RunnerReply =
   | {
@@ -28,6 +34,6 @@ export type RunnerReply =
       readonly error: { readonly message: string; readonly code?: string };
     };
 
-/** First message of a runner: the file opened, or why not. */
+/** First message of a runner: better-sqlite3 loaded, or why not. */
 export type RunnerHello =
   { readonly ready: true } | { readonly ready: false; readonly error: { message: string; code?: string } };

@@ -1,9 +1,12 @@
 /**
- * The SQLite runner: a child process that owns one read-only better-sqlite3 connection. better-
- * sqlite3 is synchronous and has no interrupt, so a long statement would block the event loop it
- * runs on and could not be stopped; in a child process it blocks nobody and a timeout kills the
- * process (a worker thread cannot be stopped while SQLite is inside native code).
- * Guards: the file is opened readonly (SQLite refuses every write, ATTACHed files included), the
+ * The SQLite runner: a child process that runs one statement at a time on read-only better-sqlite3
+ * connections. better-sqlite3 is synchronous and has no interrupt, so a long statement would
+ * block the event loop it runs on and could not be stopped; in a child process it blocks nobody
+ * and a timeout kills the process (a worker thread cannot be stopped while SQLite is inside native
+ * code). A runner serves every SQLite datasource of the engine's process (see
+ * sqlite-runner-pool.ts): it keeps a connection to each file it was asked about, up to
+ * MAX_OPEN_FILES, the least recently used closed first.
+ * Guards: each file is opened readonly (SQLite refuses every write, ATTACHed files included), the
  * `query_only` pragma is set before every statement, and a statement SQLite itself reports as not
  * read-only (`VACUUM INTO` a new file would be one) or as returning no rows (`PRAGMA x = y`) is
  * refused before it runs. Dates are TEXT in SQLite: they are returned as stored.
@@ -15,17 +18,39 @@ import type { TypeKind } from '../schema';
 import { typeKind } from '../type-kind';
 import type { RunnerHello, RunnerReply, RunnerRequest } from './sqlite-protocol';
 
+const MAX_OPEN_FILES = 64;
+
 const send = (message: RunnerReply | RunnerHello) => process.send?.(message);
 
-let db: Database.Database;
-try {
-  db = new Database(process.argv[2] ?? '', { readonly: true, fileMustExist: true });
-  db.pragma('query_only = ON');
-  db.defaultSafeIntegers(true);
-  send({ ready: true });
-} catch (error) {
-  send({ ready: false, error: describe(error) });
-  process.exit(1);
+/** Open connections by file, least recently used first (a Map keeps insertion order). */
+const connections = new Map<string, Database.Database>();
+
+function connection(path: string): Database.Database {
+  const held = connections.get(path);
+  if (held) {
+    connections.delete(path);
+    connections.set(path, held);
+    return held;
+  }
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('query_only = ON');
+    db.defaultSafeIntegers(true);
+    // Reading the schema reads the file's header: a file that is no database fails here, once.
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  connections.set(path, db);
+  if (connections.size > MAX_OPEN_FILES) detach(connections.keys().next().value as string);
+  return db;
+}
+
+function detach(path: string): void {
+  const db = connections.get(path);
+  connections.delete(path);
+  db?.close();
 }
 
 let rows: IterableIterator<unknown[]> | null = null;
@@ -42,11 +67,13 @@ process.on('message', (request: RunnerRequest) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
+send({ ready: true });
 
 function handle(request: RunnerRequest): RunnerReply {
   switch (request.op) {
     case 'open': {
       closeCurrent();
+      const db = connection(request.path);
       // set again each time: nothing a previous statement did may carry over
       db.pragma('query_only = ON');
       const stmt = db.prepare(request.sql);
@@ -81,6 +108,14 @@ function handle(request: RunnerRequest): RunnerReply {
       return { id: request.id, ...nextRows(request.max) };
     case 'close':
       closeCurrent();
+      return { id: request.id, ok: true };
+    case 'attach':
+      closeCurrent();
+      connection(request.path).pragma('query_only = ON');
+      return { id: request.id, ok: true };
+    case 'detach':
+      closeCurrent();
+      detach(request.path);
       return { id: request.id, ok: true };
   }
 }

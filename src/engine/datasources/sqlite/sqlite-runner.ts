@@ -34,12 +34,12 @@ export class SqliteRunner {
     child.on('error', (e) => this.stopped(`the SQLite runner process failed: ${e.message}`));
   }
 
-  /** Starts a runner on `path`; rejects with SQLite's reason when the file cannot be opened. */
-  static start(path: string): Promise<SqliteRunner> {
+  /** Starts a runner process; rejects when it cannot start (better-sqlite3 failing to load, say). */
+  static start(): Promise<SqliteRunner> {
     const main = join(__dirname, `sqlite-runner-main${extname(__filename)}`);
     // From TypeScript sources (tests, bench) the child compiles on the fly; the build runs .js.
     const execArgv = extname(__filename) === '.ts' ? ['-r', require.resolve('@swc-node/register')] : [];
-    const child = fork(main, [path], {
+    const child = fork(main, [], {
       execArgv,
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -52,7 +52,7 @@ export class SqliteRunner {
       const onExit = (code: number | null) =>
         reject(
           new RunnerError(
-            `the SQLite runner exited (code ${code}) before opening the file ${stderr.trim().slice(0, 500)}`,
+            `the SQLite runner exited (code ${code}) before it was ready ${stderr.trim().slice(0, 500)}`,
           ),
         );
       child.once('exit', onExit);
@@ -61,7 +61,7 @@ export class SqliteRunner {
         if (hello.ready) resolve(new SqliteRunner(child));
         else {
           child.kill('SIGKILL');
-          reject(new RunnerError(hello.error.message, hello.error.code ?? 'SQLITE_CANTOPEN'));
+          reject(new RunnerError(hello.error.message, hello.error.code));
         }
       });
     });
