@@ -2,10 +2,9 @@
  * Run traces: one JSON file per run, `<root>/<tenant>/<request_id>.json`, redacted and written
  * atomically. Behind an interface so an object store can hold them instead.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redact } from '../../config/redact';
-import { writeFileAtomic } from './atomic-file';
+import { makeFolder, writeFileAtomic } from './atomic-file';
 import { isPlainToken } from './ids';
 import { StorageWriteError } from './storage-errors';
 
@@ -49,7 +48,7 @@ export class LocalTraceStore implements TraceStore {
 
   private async write(dir: string, path: string, text: string): Promise<void> {
     if (!this.madeDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
+      makeFolder(dir);
       this.madeDirs.add(dir);
     }
     try {
@@ -57,7 +56,7 @@ export class LocalTraceStore implements TraceStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       // The folder went away since it was made (removed by hand, say): make it again.
-      await mkdir(dir, { recursive: true });
+      makeFolder(dir);
       await writeFileAtomic(path, text);
     }
   }
