@@ -9,7 +9,7 @@ export type {
   ResultStore,
   WriteResultOptions,
 } from './result-store';
-export { LocalResultStore, MANIFEST_FILE } from './local-result-store';
+export { LocalResultStore } from './local-result-store';
 export { LocalTraceStore, type TraceStore } from './trace-store';
 export {
   DEFAULT_MAX_AGE_DAYS,

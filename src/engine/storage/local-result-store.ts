@@ -1,21 +1,24 @@
 /**
- * Result artifacts on local disk: `<root>/<tenant>/<request_id>/<result_id>.parquet` plus the
- * run's `manifest.json`. Reads go only through the manifest of the caller's tenant folder, and
- * every way of missing (bad token, unknown run, other tenant, unlisted result) is the same 404.
+ * Result artifacts on local disk: `<root>/<tenant>/<request_id>/<result_id>.parquet`, each holding
+ * its own manifest entry in its footer (result-metadata.ts). Reads go only to files of the
+ * caller's tenant folder whose entry names that tenant, run and result, and every way of missing
+ * (bad token, unknown run, other tenant, a file without its entry) is the same 404.
  */
-import { mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { ResultBatch } from '../datasources/adapter';
 import { EngineError } from '../errors';
 import { redact } from '../../config/redact';
+import { makeFolder } from './atomic-file';
 import { CsvExportStream } from './csv-export-stream';
 import { isPlainToken } from './ids';
-import { readManifestFile, upsertManifestEntry } from './manifest-file';
 import { validatePageRequest } from './page-request';
 import { ParquetReader } from './parquet-reader';
 import { writeParquetAtomic } from './parquet-writer';
+import { decodeResultMetadata, encodeResultMetadata, type ResultIdentity } from './result-metadata';
 import type {
   ArtifactRef,
   ManifestEntry,
@@ -27,7 +30,7 @@ import type {
 } from './result-store';
 import { StorageWriteError, resultNotFound } from './storage-errors';
 
-export const MANIFEST_FILE = 'manifest.json';
+const PARQUET_SUFFIX = '.parquet';
 
 export class LocalResultStore implements ResultStore {
   private readonly reader = new ParquetReader();
@@ -59,27 +62,12 @@ export class LocalResultStore implements ResultStore {
         });
       }
     }
-    const dir = join(this.root, tenant, requestId);
-    const file = `${resultId}.parquet`;
-    const finalPath = join(dir, file);
+    const id: ResultIdentity = { tenant, requestId, resultId };
+    const finalPath = join(this.root, tenant, requestId, `${resultId}${PARQUET_SUFFIX}`);
     try {
-      // mkdir names the first folder it made: the run's own folder is new, so is its manifest.
-      const made = await mkdir(dir, { recursive: true });
-      const outcome = await writeParquetAtomic(finalPath, batches, options.columns);
-      const entry: ManifestEntry = {
-        result_id: resultId,
-        file,
-        format: 'parquet',
-        columns: outcome.columns,
-        row_count: outcome.rowCount,
-        truncated: outcome.truncated || options.truncated === true,
-        written_at: new Date().toISOString(),
-      };
-      await upsertManifestEntry(
-        join(dir, MANIFEST_FILE),
-        { tenantId: tenant, requestId },
-        entry,
-        made !== undefined,
+      makeFolder(dirname(finalPath));
+      const outcome = await writeParquetAtomic(finalPath, batches, options.columns, (facts) =>
+        encodeResultMetadata(id, { ...facts, truncated: facts.truncated || options.truncated === true }),
       );
       return {
         uri: pathToFileURL(finalPath).href,
@@ -97,10 +85,25 @@ export class LocalResultStore implements ResultStore {
 
   async readManifest(tenant: string, requestId: string): Promise<ResultManifest> {
     if (!isPlainToken(tenant) || !isPlainToken(requestId)) throw resultNotFound();
-    const manifest = await readManifestFile(join(this.root, tenant, requestId, MANIFEST_FILE));
-    if (!manifest || manifest.tenant_id !== tenant || manifest.request_id !== requestId)
-      throw resultNotFound();
-    return manifest;
+    const names = await readdir(join(this.root, tenant, requestId)).catch(() => null);
+    if (!names) throw resultNotFound();
+    const resultIds = names
+      .filter((n) => n.endsWith(PARQUET_SUFFIX))
+      .map((n) => n.slice(0, -PARQUET_SUFFIX.length))
+      .filter(isPlainToken) // temporary files start with a dot: never a plain token
+      .sort();
+    const connection = await this.reader.connect();
+    try {
+      const results: ManifestEntry[] = [];
+      for (const resultId of resultIds) {
+        const found = await this.entryOf(connection, { tenant, requestId, resultId });
+        if (found) results.push(found.entry);
+      }
+      if (!results.length) throw resultNotFound();
+      return { version: 1, tenant_id: tenant, request_id: requestId, results };
+    } finally {
+      connection.closeSync();
+    }
   }
 
   async readPage(
@@ -110,9 +113,9 @@ export class LocalResultStore implements ResultStore {
     page: PageRequest = {},
   ): Promise<ResultPage> {
     const { offset, limit } = validatePageRequest(page);
-    const { entry, path } = await this.locate(tenant, requestId, resultId);
     const connection = await this.reader.connect();
     try {
+      const { entry, path } = await this.locate(connection, { tenant, requestId, resultId });
       const total = await this.reader.totalRows(connection, path);
       const rows = await this.reader.readRows(
         connection,
@@ -138,9 +141,9 @@ export class LocalResultStore implements ResultStore {
   }
 
   async streamCsv(tenant: string, requestId: string, resultId: string): Promise<Readable> {
-    const { entry, path } = await this.locate(tenant, requestId, resultId);
     const connection = await this.reader.connect();
     try {
+      const { entry, path } = await this.locate(connection, { tenant, requestId, resultId });
       const totalRows = await this.reader.totalRows(connection, path);
       const rowGroupEnds = await this.reader.rowGroupEnds(connection, path);
       return new CsvExportStream({
@@ -164,18 +167,26 @@ export class LocalResultStore implements ResultStore {
 
   /** The manifest entry and the file of one result, or the one not-found error. */
   private async locate(
-    tenant: string,
-    requestId: string,
-    resultId: string,
+    connection: DuckDBConnection,
+    id: ResultIdentity,
   ): Promise<{ entry: ManifestEntry; path: string }> {
-    if (!isPlainToken(resultId)) throw resultNotFound();
-    const manifest = await this.readManifest(tenant, requestId);
-    const entry = manifest.results.find((e) => e.result_id === resultId);
-    if (!entry) throw resultNotFound();
-    // The path is rebuilt from validated tokens, never taken from the manifest's text.
-    const path = join(this.root, tenant, requestId, `${resultId}.parquet`);
+    if (!isPlainToken(id.tenant) || !isPlainToken(id.requestId) || !isPlainToken(id.resultId))
+      throw resultNotFound();
+    const found = await this.entryOf(connection, id);
+    if (!found) throw resultNotFound();
+    return found;
+  }
+
+  /** The result's file and its entry, or null; ids are already plain tokens. */
+  private async entryOf(
+    connection: DuckDBConnection,
+    id: ResultIdentity,
+  ): Promise<{ entry: ManifestEntry; path: string } | null> {
+    // The path is built from validated tokens, never taken from a file's text.
+    const path = join(this.root, id.tenant, id.requestId, `${id.resultId}${PARQUET_SUFFIX}`);
     const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) throw resultNotFound();
-    return { entry, path };
+    if (!info?.isFile()) return null;
+    const entry = decodeResultMetadata(await this.reader.resultMetadata(connection, path), id);
+    return entry ? { entry, path } : null;
   }
 }

@@ -6,6 +6,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Cell } from '../datasources/adapter';
 import { decodeCell, quoteIdent, quoteLiteral } from './parquet-columns';
+import { RESULT_METADATA_KEY } from './result-metadata';
 import type { ManifestColumn } from './result-store';
 
 const READER_MEMORY_LIMIT = '256MB';
@@ -32,6 +33,23 @@ export class ParquetReader {
     const instance = this.instance;
     this.instance = undefined;
     if (instance) (await instance).closeSync();
+  }
+
+  /**
+   * The file's result entry as written (see result-metadata.ts), from the footer; null when the
+   * file has none or is no parquet file.
+   */
+  async resultMetadata(connection: DuckDBConnection, path: string): Promise<string | null> {
+    try {
+      const reader = await connection.runAndReadAll(
+        'SELECT decode(value) FROM parquet_kv_metadata($1) WHERE decode(key) = $2',
+        [path, RESULT_METADATA_KEY],
+      );
+      const value = reader.getRows()[0]?.[0];
+      return typeof value === 'string' ? value : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Rows in the file, from the parquet footer (no data page is read). */

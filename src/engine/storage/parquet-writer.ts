@@ -24,6 +24,7 @@ import {
   quoteIdent,
   quoteLiteral,
 } from './parquet-columns';
+import { RESULT_METADATA_KEY, type ResultFacts } from './result-metadata';
 import type { ManifestColumn } from './result-store';
 import { writeSmallParquet } from './small-parquet';
 import { StorageWriteError } from './storage-errors';
@@ -40,10 +41,17 @@ export interface ParquetWriteOutcome {
   readonly truncated: boolean;
 }
 
+/**
+ * Key-value metadata for the file, made from what the writer learnt of the result (columns, rows,
+ * truncation) before it writes the footer: the result store keeps each result's entry there.
+ */
+export type MetadataFor = (facts: ResultFacts) => string;
+
 export async function writeParquetAtomic(
   finalPath: string,
   batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
   fallbackColumns: readonly ResultColumn[] = [],
+  metadataFor?: MetadataFor,
 ): Promise<ParquetWriteOutcome> {
   // Reads ahead while the result still fits one data chunk: if it ends by then, it is small.
   const source = asyncIteratorOf(batches);
@@ -56,9 +64,9 @@ export async function writeParquetAtomic(
     if (rows > CHUNK_ROWS) break;
     read = await source.next();
   }
-  if (read.done) return writeSmallParquet(finalPath, head, fallbackColumns);
+  if (read.done) return writeSmallParquet(finalPath, head, fallbackColumns, metadataFor);
   try {
-    return await writeStaged(finalPath, replay(head, source), fallbackColumns);
+    return await writeStaged(finalPath, replay(head, source), fallbackColumns, metadataFor);
   } catch (err) {
     // The source was started by the look-ahead: close it even when staging never read it.
     await source.return?.();
@@ -71,6 +79,7 @@ async function writeStaged(
   finalPath: string,
   batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
   fallbackColumns: readonly ResultColumn[],
+  metadataFor: MetadataFor | undefined,
 ): Promise<ParquetWriteOutcome> {
   const stagingPath = tempPathBeside(finalPath, '.staging.duckdb');
   const tempParquet = tempPathBeside(finalPath, '.parquet.tmp');
@@ -78,7 +87,13 @@ async function writeStaged(
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
-    const outcome = await stageAndCopy(new StagingTable(connection), batches, fallbackColumns, tempParquet);
+    const outcome = await stageAndCopy(
+      new StagingTable(connection),
+      batches,
+      fallbackColumns,
+      tempParquet,
+      metadataFor,
+    );
     await rename(tempParquet, finalPath);
     // Dropped first, the table is not checkpointed into a file about to be deleted when the
     // instance closes (a close that runs on the event loop).
@@ -96,6 +111,7 @@ async function stageAndCopy(
   batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
   fallbackColumns: readonly ResultColumn[],
   tempParquet: string,
+  metadataFor: MetadataFor | undefined,
 ): Promise<ParquetWriteOutcome> {
   let appender: DuckDBAppender | undefined;
   try {
@@ -109,8 +125,9 @@ async function stageAndCopy(
     appender ??= await staging.create(fallbackColumns);
     appender.closeSync();
     appender = undefined;
-    await staging.copyTo(tempParquet);
-    return { columns: staging.columns, rowCount: staging.rowCount, truncated };
+    const outcome = { columns: staging.columns, rowCount: staging.rowCount, truncated };
+    await staging.copyTo(tempParquet, metadataFor?.(outcome));
+    return outcome;
   } finally {
     closeQuietly(() => appender?.closeSync());
   }
@@ -160,8 +177,15 @@ class StagingTable {
     return this.connection.createAppender('staging');
   }
 
-  async copyTo(target: string): Promise<void> {
-    await this.connection.run(`COPY (SELECT * FROM staging) TO ${quoteLiteral(target)} (FORMAT parquet)`);
+  async copyTo(target: string, metadata: string | undefined): Promise<void> {
+    // COPY takes no bound parameters: both strings are quoted as SQL literals.
+    const kv =
+      metadata === undefined
+        ? ''
+        : `, KV_METADATA {${quoteLiteral(RESULT_METADATA_KEY)}: ${quoteLiteral(metadata)}}`;
+    await this.connection.run(
+      `COPY (SELECT * FROM staging) TO ${quoteLiteral(target)} (FORMAT parquet${kv})`,
+    );
   }
 
   append(appender: DuckDBAppender, batch: ResultBatch): void {

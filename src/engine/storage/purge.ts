@@ -1,8 +1,8 @@
 /**
  * Retention: deletes result folders (`<results>/<tenant>/<request_id>/`) and trace files
  * (`<traces>/<tenant>/*.json`, and leftover temporary files) older than each store's
- * `max_age_days`. A folder's age is its modification time, which the last file written into it
- * (the manifest) sets. Nothing is thrown: failures are returned for the caller to log, because a
+ * `max_age_days`. A folder's age is its modification time, which the last result renamed into it
+ * sets. Nothing is thrown: failures are returned for the caller to log, because a
  * failed purge must never stop the server.
  */
 import { lstat, readdir, rm } from 'node:fs/promises';

@@ -44,7 +44,10 @@ export interface ManifestEntry {
   readonly written_at: string;
 }
 
-/** `<request_id>/manifest.json`: the only list of results the result routes will serve. */
+/**
+ * A run's results: the files of its folder whose own entry (result-metadata.ts) names this tenant,
+ * run and result. The only results the result routes will serve.
+ */
 export interface ResultManifest {
   readonly version: 1;
   readonly tenant_id: string;
@@ -67,7 +70,7 @@ export interface PageRequest {
 }
 
 export interface ResultStore {
-  /** Streams the batches into `<tenant>/<request_id>/<result_id>.parquet` and lists it in the manifest. */
+  /** Streams the batches into `<tenant>/<request_id>/<result_id>.parquet`, its manifest entry in its footer. */
   writeResult(
     tenant: string,
     requestId: string,

@@ -12,7 +12,8 @@ import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
 import type { ResultBatch, ResultColumn } from '../datasources/adapter';
 import { writeFileAtomic } from './atomic-file';
 import { encodeCell, manifestColumns, physicalTypeOf, type PhysicalType } from './parquet-columns';
-import type { ParquetWriteOutcome } from './parquet-writer';
+import type { MetadataFor, ParquetWriteOutcome } from './parquet-writer';
+import { RESULT_METADATA_KEY } from './result-metadata';
 import { StorageWriteError } from './storage-errors';
 
 const PARQUET_TYPE: Record<PhysicalType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {
@@ -27,6 +28,7 @@ export async function writeSmallParquet(
   finalPath: string,
   batches: readonly ResultBatch[],
   fallbackColumns: readonly ResultColumn[],
+  metadataFor?: MetadataFor,
 ): Promise<ParquetWriteOutcome> {
   const first = batches[0];
   const columns = manifestColumns(first ? first.columns : fallbackColumns);
@@ -53,10 +55,17 @@ export async function writeSmallParquet(
   });
   // Parquet needs at least one column; a result with none stores a placeholder never read back.
   if (!width) columnData.push({ name: '_no_columns', type: 'INT32', data: [] });
-  // Uncompressed and without statistics: a small file is read whole, and encoding is the cost.
-  const bytes = parquetWriteBuffer({ columnData, codec: 'UNCOMPRESSED', statistics: false });
-  await writeFileAtomic(finalPath, new Uint8Array(bytes), '.parquet.tmp');
   // Read loosely, as the staged path does: the flag is optional in the adapter contract.
   const truncated = batches.some((b) => (b as { truncated?: boolean }).truncated === true);
-  return { columns, rowCount: rows.length, truncated };
+  const outcome = { columns, rowCount: rows.length, truncated };
+  const metadata = metadataFor?.(outcome);
+  // Uncompressed and without statistics: a small file is read whole, and encoding is the cost.
+  const bytes = parquetWriteBuffer({
+    columnData,
+    codec: 'UNCOMPRESSED',
+    statistics: false,
+    ...(metadata === undefined ? {} : { kvMetadata: [{ key: RESULT_METADATA_KEY, value: metadata }] }),
+  });
+  await writeFileAtomic(finalPath, new Uint8Array(bytes), '.parquet.tmp');
+  return outcome;
 }

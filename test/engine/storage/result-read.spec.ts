@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import {
   InvalidPageRequestError,
@@ -90,7 +91,6 @@ describe('LocalResultStore.readPage', () => {
       ['a slash in the result id', 'acme', 'run1', '../run1/main'],
       ['a dot in the result id', 'acme', 'run1', 'main.parquet'],
       ['. as result id', 'acme', 'run1', '.'],
-      ['the manifest file itself', 'acme', 'run1', 'manifest'],
       ['an empty id', 'acme', '', 'main'],
       ['a traversal through the tenant', '../other', 'run9', 'main'],
     ];
@@ -115,14 +115,37 @@ describe('LocalResultStore.readPage', () => {
       expect(page.total_rows).toBe(5);
     });
 
-    it('treats a manifest naming another tenant or request as unknown', async () => {
+    it('serves no file whose own entry names another tenant, run or result, nor a file without one', async () => {
       await store.writeResult('acme', 'copied', 'main', numberedRows(3));
-      const path = join(root.path, 'acme', 'copied', 'manifest.json');
+      const original = join(root.path, 'acme', 'copied', 'main.parquet');
+      const copyTo = (tenant: string, req: string, res: string) => {
+        mkdirSync(join(root.path, tenant, req), { recursive: true });
+        copyFileSync(original, join(root.path, tenant, req, `${res}.parquet`));
+      };
+      copyTo('acme', 'copied2', 'main'); // another run
+      copyTo('other', 'copied', 'main'); // another tenant
+      copyTo('acme', 'copied', 'renamed'); // another result id
+      // A parquet file with no entry at all, dropped into the run's folder.
+      const db = await DuckDBInstance.create(':memory:');
+      const conn = await db.connect();
+      await conn.run(
+        `COPY (SELECT 1 AS n) TO '${join(root.path, 'acme', 'copied', 'foreign.parquet')}' (FORMAT parquet)`,
+      );
+      conn.closeSync();
+      db.closeSync();
+      for (const [tenant, req, res] of [
+        ['acme', 'copied2', 'main'],
+        ['other', 'copied', 'main'],
+        ['acme', 'copied', 'renamed'],
+        ['acme', 'copied', 'foreign'],
+      ] as const) {
+        await expect(store.readPage(tenant, req, res)).rejects.toMatchObject({
+          message: RESULT_NOT_FOUND_MESSAGE,
+        });
+      }
       const manifest = await store.readManifest('acme', 'copied');
-      writeFileSync(path, JSON.stringify({ ...manifest, tenant_id: 'other' }));
-      await expect(store.readPage('acme', 'copied', 'main')).rejects.toMatchObject({
-        message: RESULT_NOT_FOUND_MESSAGE,
-      });
+      expect(manifest.results.map((e) => e.result_id)).toEqual(['main']);
+      expect((await store.readPage('acme', 'copied', 'main')).total_rows).toBe(3);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultBatch } from '../../../src/engine/datasources/adapter';
@@ -35,23 +35,45 @@ describe('LocalResultStore.writeResult', () => {
     db.closeSync();
   });
 
-  it('records the result in the run manifest with columns, row count and the truncated flag', async () => {
+  it("records each result in the run manifest, its entry kept in the file's own footer", async () => {
     const batches: ResultBatch[] = [
       { columns: [{ name: 'x', kind: 'float' }], rows: [[1.5], [2.5]] },
       { columns: [{ name: 'x', kind: 'float' }], rows: [[3.5]], truncated: true },
     ];
     await store.writeResult('acme', 'req-2', 'first', batches);
-    await store.writeResult('acme', 'req-2', 'second', numberedRows(3), { truncated: false });
-    const manifest = JSON.parse(readFileSync(join(root.path, 'acme', 'req-2', 'manifest.json'), 'utf8'));
-    expect(manifest.request_id).toBe('req-2');
-    expect(manifest.tenant_id).toBe('acme');
-    const byId = Object.fromEntries(manifest.results.map((e: any) => [e.result_id, e]));
+    // Past one data chunk of rows: written through the DuckDB staging path.
+    await store.writeResult('acme', 'req-2', 'second', numberedRows(3000, 1000), { truncated: true });
+    await store.writeResult('acme', 'req-2', 'third', numberedRows(3), { truncated: false });
+    const manifest = await store.readManifest('acme', 'req-2');
+    expect(manifest).toMatchObject({ version: 1, request_id: 'req-2', tenant_id: 'acme' });
+    const byId = Object.fromEntries(manifest.results.map((e) => [e.result_id, e]));
+    expect(Object.keys(byId).sort()).toEqual(['first', 'second', 'third']);
     expect(byId.first).toMatchObject({
+      file: 'first.parquet',
       row_count: 3,
       truncated: true,
       columns: [{ name: 'x', kind: 'float' }],
     });
-    expect(byId.second).toMatchObject({ row_count: 3, truncated: false });
+    expect(byId.second).toMatchObject({ row_count: 3000, truncated: true });
+    expect(byId.third).toMatchObject({ row_count: 3, truncated: false });
+    // No file beside the results: each entry is in its parquet file's key-value metadata.
+    expect(readdirSync(join(root.path, 'acme', 'req-2')).sort()).toEqual([
+      'first.parquet',
+      'second.parquet',
+      'third.parquet',
+    ]);
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    for (const id of ['first', 'second']) {
+      const file = join(root.path, 'acme', 'req-2', `${id}.parquet`);
+      const kv = await conn.runAndReadAll(
+        `SELECT decode(value) FROM parquet_kv_metadata('${file}') WHERE decode(key) = 'nl2sql.result'`,
+      );
+      const stored = JSON.parse(String(kv.getRows()[0]?.[0]));
+      expect(stored).toMatchObject({ tenant_id: 'acme', request_id: 'req-2', entry: { result_id: id } });
+    }
+    conn.closeSync();
+    db.closeSync();
   });
 
   it('serialises concurrent manifest updates of one run so no entry is lost', async () => {
@@ -210,7 +232,7 @@ describe('atomic result writes', () => {
     release();
     const ref = await writing;
     expect(ref.row_count).toBe(5010);
-    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'r.parquet']);
+    expect(readdirSync(dir).sort()).toEqual(['r.parquet']);
   });
 
   it('leaves no final file and no temporary litter when the batch iterator fails', async () => {
