@@ -3,7 +3,7 @@
  * (so the rename stays on one file system and is atomic) and renamed into place: a reader sees
  * the old file, the new file, or nothing, never half of one.
  *
- * Small files (a run's manifest, trace and small Parquet result: a few KB) are written with
+ * Small files (a run's trace and small Parquet results: a few KB) are written with
  * synchronous calls. Each asynchronous fs call is a round trip through libuv's thread pool (wake
  * a pool thread, run the call, wake the event loop), and on the virtual machines this service was
  * measured on that round trip cost several times the write itself: open + write + close + rename
@@ -18,7 +18,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rm, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Files up to this size are written synchronously (see above). */
+/** Files below this size are written synchronously (see above); 0 turns it off. */
 export const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
 // Unique per process (random, drawn once) and per call (a counter): drawing random bytes for
@@ -41,7 +41,7 @@ export async function writeFileAtomic(
   const temp = tempPathBeside(finalPath, suffix);
   // A string's UTF-8 size is at most three bytes a character: this bound needs no encoding pass.
   const size = typeof data === 'string' ? data.length * 3 : data.byteLength;
-  if (size <= SYNC_WRITE_MAX_BYTES) {
+  if (size < SYNC_WRITE_MAX_BYTES) {
     try {
       writeFileSync(temp, data, { encoding: 'utf8', flag: 'wx' });
       renameSync(temp, finalPath);
