@@ -18,6 +18,7 @@ import { cpus } from 'node:os';
 import { compareResults } from '../roundtrip/compare';
 import { loadSpider, type GoldResult, type SpiderDataset } from '../support/spider';
 import { BenchClient, type Timed } from './client';
+import { fileCreateCpuMs } from './file-create-reference';
 import { LoadGenerator } from './load';
 import { measureRun, mean, round3, spread, type QueryResponseLite, type RunMeasure } from './measure';
 import { Oracle, type OracleQuestion } from './oracle';
@@ -36,6 +37,8 @@ export interface E2eOptions {
   readonly profile?: string;
   /** Concurrent passes to run (default 3); the median one is reported. */
   readonly passes?: number;
+  /** Parent of the run's temporary storage folder (results and traces); default the OS temp folder. */
+  readonly storage?: string;
   /** Skip the concurrent pass (the smoke test keeps it; this is for quick looks). */
   readonly sequentialOnly?: boolean;
   readonly onProgress?: (message: string) => void;
@@ -69,6 +72,12 @@ export interface E2eFigures {
   gold_import_failed: number;
   failed_runs: number;
   mismatched: number;
+  /**
+   * CPU per file created empty in the storage folder (ms), before the passes and after them: a run
+   * creates three there, and on some virtual disks that is the largest cost of a run
+   * (file-create-reference.ts).
+   */
+  storage_file_create_ms: { before: number; after: number };
   wall_ms: { p50: number; p95: number };
   model_ms: { p50: number; p95: number };
   model_calls_per_run: number;
@@ -154,7 +163,14 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
   let load: LoadGenerator | null = null;
   try {
     progress(`e2e: starting the service with ${databases.size} sqlite datasources`);
-    service = await startService({ databases, modelBaseUrl: oracle.baseUrl, sampleRows, rowCap: ROW_CAP });
+    service = await startService({
+      databases,
+      modelBaseUrl: oracle.baseUrl,
+      sampleRows,
+      rowCap: ROW_CAP,
+      storageParent: opts.storage,
+    });
+    const createBefore = fileCreateCpuMs(service.storageDir);
     await oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
     client = new BenchClient(service.url, concurrency);
     load = LoadGenerator.start(service.url, concurrency);
@@ -196,7 +212,9 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
         passes_runs_per_s: passes.map((x) => round3(x.runs / x.seconds)),
       };
     }
+    const createAfter = fileCreateCpuMs(service.storageDir);
     const figures = summarise(outcomes, {
+      fileCreateMs: { before: round3(createBefore), after: round3(createAfter) },
       databases: databases.size,
       skipped: all.skipped,
       concurrent,
@@ -352,6 +370,7 @@ async function allRows(
 function summarise(
   outcomes: readonly E2eOutcome[],
   ctx: {
+    fileCreateMs: E2eFigures['storage_file_create_ms'];
     databases: number;
     skipped: number;
     concurrent: E2eFigures['concurrent'];
@@ -382,6 +401,7 @@ function summarise(
     gold_import_failed: count('not_imported'),
     failed_runs: count('run_failed'),
     mismatched: count('mismatch'),
+    storage_file_create_ms: ctx.fileCreateMs,
     wall_ms: spread(m.map((x) => x.wallMs)),
     model_ms: spread(m.map((x) => x.modelMs)),
     model_calls_per_run: mean(m.map((x) => x.modelCalls)),

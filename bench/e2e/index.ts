@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--passes 3] [--limit N]
- *  [--sample-rows 1000] [--sequential-only] [--profile FILE.cpuprofile] [--log]`
+ *  [--sample-rows 1000] [--storage DIR] [--sequential-only] [--profile FILE.cpuprofile] [--log]`
  *
  * The whole service on a Spider-layout folder with an oracle model (see core.ts and oracle.ts):
  * execution match, per-run overhead (wall - model - SQL) and runs per second with N concurrent
@@ -29,6 +29,7 @@ export async function run(args: BenchArgs): Promise<object> {
     passes: int('passes', o.passes),
     limit: int('limit', o.limit),
     sampleRows: int('sample-rows', o['sample-rows']),
+    storage: typeof o.storage === 'string' ? o.storage : undefined,
     sequentialOnly: o['sequential-only'] === true,
     profile: typeof o.profile === 'string' ? o.profile : undefined,
     onProgress: (m) => console.error(m),
@@ -68,6 +69,9 @@ function print({ figures: f, outcomes }: E2eResult): void {
     );
     console.log(
       `service event loop: ${(100 * f.concurrent.event_loop_busy).toFixed(1)}% busy, ${f.concurrent.event_loop_ms_per_run.toFixed(2)} ms per run; main thread CPU ${f.concurrent.main_thread_cpu_ms_per_run?.toFixed(2) ?? 'n/a'} ms per run`,
+    );
+    console.log(
+      `storage folder: creating a file cost ${f.storage_file_create_ms.before.toFixed(3)} ms of CPU before the passes, ${f.storage_file_create_ms.after.toFixed(3)} ms after (a run creates 3; --storage DIR to measure another disk)`,
     );
     console.log(
       `bench threads busy per run: clients ${f.concurrent.client_thread_ms_per_run.toFixed(2)} ms, oracle ${f.concurrent.oracle_thread_ms_per_run.toFixed(2)} ms`,

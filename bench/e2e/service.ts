@@ -1,7 +1,8 @@
 /**
  * Starts the real service in this process for the e2e bench: the real engine and AppModule on
  * 127.0.0.1 (ephemeral port), every database of a Spider-layout folder as a read-only `sqlite`
- * datasource named by its db id, storage in a temporary folder (removed on close), and the llm
+ * datasource named by its db id, storage in a temporary folder (removed on close) of `storageParent`
+ * (default: the OS temp folder), and the llm
  * section pointing at the oracle model server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,10 +23,14 @@ export interface ServiceOptions {
   readonly sampleRows: number;
   /** Row cap of every datasource: above the largest gold result, so nothing is cut. */
   readonly rowCap: number;
+  /** Where the run's temporary storage folder goes (results, traces, index); default the OS temp folder. */
+  readonly storageParent?: string;
 }
 
 export interface RunningService {
   readonly url: string;
+  /** The storage folder (results, traces and index below it), removed on close. */
+  readonly storageDir: string;
   readonly engine: Engine;
   snapshot(dbId: string): SchemaSnapshot | null;
   close(): Promise<void>;
@@ -60,7 +65,7 @@ export function benchConfig(opts: ServiceOptions, dir: string): Record<string, u
 }
 
 export async function startService(opts: ServiceOptions): Promise<RunningService> {
-  const dir = mkdtempSync(join(tmpdir(), 'nl2sql-bench-e2e-'));
+  const dir = mkdtempSync(join(opts.storageParent ?? tmpdir(), 'nl2sql-bench-e2e-'));
   let engine: Engine | null = null;
   let app: NestExpressApplication | null = null;
   try {
@@ -73,6 +78,7 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     const started = { engine, app };
     return {
       url: `http://127.0.0.1:${port}`,
+      storageDir: dir,
       engine,
       snapshot: (dbId) => started.engine.datasources.get(dbId)?.snapshot ?? null,
       close: async () => {

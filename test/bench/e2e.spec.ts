@@ -2,8 +2,9 @@
  * Smoke test of `npm run bench -- e2e`: the suite's core on the first questions of spider-dev-a
  * (all on pets_1): the real service, the oracle model over HTTP, scoring and every figure.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runE2e } from '../../bench/e2e/core';
 import { rootLogger } from '../../src/engine/logging/logger';
 
@@ -24,7 +25,11 @@ describeWithData('bench e2e (smoke)', () => {
   });
 
   it('answers every question right with the oracle and reports every figure', async () => {
-    const { figures, outcomes } = await runE2e({ data: DATA, limit: 4, concurrency: 2 });
+    // --storage: the run's temporary storage folder goes below this one, and is removed at the end.
+    const storage = mkdtempSync(join(tmpdir(), 'nl2sql-e2e-storage-'));
+    const { figures, outcomes } = await runE2e({ data: DATA, limit: 4, concurrency: 2, storage });
+    expect(readdirSync(storage)).toEqual([]);
+    rmSync(storage, { recursive: true, force: true });
     expect(outcomes.map((o) => [o.idx, o.verdict, o.reason])).toEqual([
       [0, 'matched', null],
       [1, 'matched', null],
@@ -59,5 +64,8 @@ describeWithData('bench e2e (smoke)', () => {
     expect(c.oracle_thread_ms_per_run).toBeGreaterThan(0);
     expect(c.client_thread_ms_per_run).toBeGreaterThan(0);
     if (process.platform === 'linux') expect(c.main_thread_cpu_ms_per_run).toEqual(expect.any(Number));
+    // The storage folder's reference cost, measured in the same run.
+    expect(figures.storage_file_create_ms.before).toBeGreaterThan(0);
+    expect(figures.storage_file_create_ms.after).toBeGreaterThan(0);
   });
 });
