@@ -4,7 +4,6 @@ export type {
   ManifestColumn,
   ManifestEntry,
   PageRequest,
-  ResultManifest,
   ResultPage,
   ResultStore,
   WriteResultOptions,

@@ -5,7 +5,6 @@
  * (bad token, unknown run, other tenant, a file without its entry) is the same 404.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +22,6 @@ import type {
   ArtifactRef,
   ManifestEntry,
   PageRequest,
-  ResultManifest,
   ResultPage,
   ResultStore,
   WriteResultOptions,
@@ -83,29 +81,6 @@ export class LocalResultStore implements ResultStore {
     }
   }
 
-  async readManifest(tenant: string, requestId: string): Promise<ResultManifest> {
-    if (!isPlainToken(tenant) || !isPlainToken(requestId)) throw resultNotFound();
-    const names = await readdir(join(this.root, tenant, requestId)).catch(() => null);
-    if (!names) throw resultNotFound();
-    const resultIds = names
-      .filter((n) => n.endsWith(PARQUET_SUFFIX))
-      .map((n) => n.slice(0, -PARQUET_SUFFIX.length))
-      .filter(isPlainToken) // temporary files start with a dot: never a plain token
-      .sort();
-    const connection = await this.reader.connect();
-    try {
-      const results: ManifestEntry[] = [];
-      for (const resultId of resultIds) {
-        const found = await this.entryOf(connection, { tenant, requestId, resultId });
-        if (found) results.push(found.entry);
-      }
-      if (!results.length) throw resultNotFound();
-      return { version: 1, tenant_id: tenant, request_id: requestId, results };
-    } finally {
-      connection.closeSync();
-    }
-  }
-
   async readPage(
     tenant: string,
     requestId: string,
@@ -116,7 +91,8 @@ export class LocalResultStore implements ResultStore {
     const connection = await this.reader.connect();
     try {
       const { entry, path } = await this.locate(connection, { tenant, requestId, resultId });
-      const total = await this.reader.totalRows(connection, path);
+      // The entry was written into the same footer as the rows: its count is the file's.
+      const total = entry.row_count;
       const rows = await this.reader.readRows(
         connection,
         path,
@@ -144,7 +120,7 @@ export class LocalResultStore implements ResultStore {
     const connection = await this.reader.connect();
     try {
       const { entry, path } = await this.locate(connection, { tenant, requestId, resultId });
-      const totalRows = await this.reader.totalRows(connection, path);
+      const totalRows = entry.row_count;
       const rowGroupEnds = await this.reader.rowGroupEnds(connection, path);
       return new CsvExportStream({
         reader: this.reader,
@@ -165,28 +141,20 @@ export class LocalResultStore implements ResultStore {
     await this.reader.close();
   }
 
-  /** The manifest entry and the file of one result, or the one not-found error. */
+  /**
+   * The manifest entry and the file of one result, or the one not-found error: a bad token, no
+   * such file (or no parquet file), or a file whose entry names another tenant, run or result.
+   */
   private async locate(
     connection: DuckDBConnection,
     id: ResultIdentity,
   ): Promise<{ entry: ManifestEntry; path: string }> {
     if (!isPlainToken(id.tenant) || !isPlainToken(id.requestId) || !isPlainToken(id.resultId))
       throw resultNotFound();
-    const found = await this.entryOf(connection, id);
-    if (!found) throw resultNotFound();
-    return found;
-  }
-
-  /** The result's file and its entry, or null; ids are already plain tokens. */
-  private async entryOf(
-    connection: DuckDBConnection,
-    id: ResultIdentity,
-  ): Promise<{ entry: ManifestEntry; path: string } | null> {
     // The path is built from validated tokens, never taken from a file's text.
     const path = join(this.root, id.tenant, id.requestId, `${id.resultId}${PARQUET_SUFFIX}`);
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) return null;
     const entry = decodeResultMetadata(await this.reader.resultMetadata(connection, path), id);
-    return entry ? { entry, path } : null;
+    if (!entry) throw resultNotFound();
+    return { entry, path };
   }
 }

@@ -36,8 +36,8 @@ export class ParquetReader {
   }
 
   /**
-   * The file's result entry as written (see result-metadata.ts), from the footer; null when the
-   * file has none or is no parquet file.
+   * The file's result entry as written (see result-metadata.ts), from the footer; null when there
+   * is no such file, it is no parquet file, or it has no entry.
    */
   async resultMetadata(connection: DuckDBConnection, path: string): Promise<string | null> {
     try {
@@ -50,13 +50,6 @@ export class ParquetReader {
     } catch {
       return null;
     }
-  }
-
-  /** Rows in the file, from the parquet footer (no data page is read). */
-  async totalRows(connection: DuckDBConnection, path: string): Promise<number> {
-    const reader = await connection.runAndReadAll('SELECT num_rows FROM parquet_file_metadata($1)', [path]);
-    const value = reader.getRows()[0]?.[0];
-    return value === undefined || value === null ? 0 : Number(value);
   }
 
   /** The row number each row group ends at (exclusive), in file order; the last is the row count. */

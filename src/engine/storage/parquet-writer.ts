@@ -24,7 +24,7 @@ import {
   quoteIdent,
   quoteLiteral,
 } from './parquet-columns';
-import { RESULT_METADATA_KEY, type ResultFacts } from './result-metadata';
+import { RESULT_METADATA_KEY } from './result-metadata';
 import type { ManifestColumn } from './result-store';
 import { writeSmallParquet } from './small-parquet';
 import { StorageWriteError } from './storage-errors';
@@ -45,7 +45,7 @@ export interface ParquetWriteOutcome {
  * Key-value metadata for the file, made from what the writer learnt of the result (columns, rows,
  * truncation) before it writes the footer: the result store keeps each result's entry there.
  */
-export type MetadataFor = (facts: ResultFacts) => string;
+export type MetadataFor = (outcome: ParquetWriteOutcome) => string;
 
 export async function writeParquetAtomic(
   finalPath: string,

@@ -1,13 +1,14 @@
 /**
  * A result's manifest entry is kept inside its own parquet file, as the key-value metadata entry
  * RESULT_METADATA_KEY, rather than in a manifest file beside it: creating a file is the costliest
- * filesystem call of a run (the e2e bench prints the storage folder's cost of creating one: 0.05 to
- * 0.7 ms of CPU on this project's virtual disks, ~0.01 ms on tmpfs), and a run already creates its
- * folder, its parquet file and its trace. The file is renamed into place whole, so its entry is
+ * filesystem call of a run (`npm run bench -- e2e` prints the storage folder's cost of creating one:
+ * 0.02 to 0.42 ms of CPU on this project's virtual disk across five runs, 0.007 to 0.010 ms on
+ * tmpfs), and a run already creates its folder, its parquet file and its trace. The file is renamed into place whole, so its entry is
  * there exactly when the result is; the run's manifest is the set of files in its folder that carry
  * an entry naming that tenant, run and result.
  */
-import type { ManifestColumn, ManifestEntry } from './result-store';
+import type { ParquetWriteOutcome } from './parquet-writer';
+import type { ManifestEntry } from './result-store';
 
 export const RESULT_METADATA_KEY = 'nl2sql.result';
 
@@ -17,13 +18,6 @@ export interface ResultIdentity {
   readonly resultId: string;
 }
 
-/** What the writers know once the rows are in: the rest of the entry. */
-export interface ResultFacts {
-  readonly columns: readonly ManifestColumn[];
-  readonly rowCount: number;
-  readonly truncated: boolean;
-}
-
 interface StoredMetadata {
   readonly version: 1;
   readonly tenant_id: string;
@@ -31,7 +25,8 @@ interface StoredMetadata {
   readonly entry: ManifestEntry;
 }
 
-export function encodeResultMetadata(id: ResultIdentity, facts: ResultFacts): string {
+/** The entry of a result, from what its writer learnt of the rows (columns, count, truncation). */
+export function encodeResultMetadata(id: ResultIdentity, facts: ParquetWriteOutcome): string {
   const stored: StoredMetadata = {
     version: 1,
     tenant_id: id.tenant,

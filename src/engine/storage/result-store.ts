@@ -44,17 +44,6 @@ export interface ManifestEntry {
   readonly written_at: string;
 }
 
-/**
- * A run's results: the files of its folder whose own entry (result-metadata.ts) names this tenant,
- * run and result. The only results the result routes will serve.
- */
-export interface ResultManifest {
-  readonly version: 1;
-  readonly tenant_id: string;
-  readonly request_id: string;
-  readonly results: readonly ManifestEntry[];
-}
-
 export interface WriteResultOptions {
   /** The sub-query feeding this result was cut at its row cap (also taken from a batch's own flag). */
   readonly truncated?: boolean;
@@ -78,8 +67,6 @@ export interface ResultStore {
     batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
     options?: WriteResultOptions,
   ): Promise<ArtifactRef>;
-  /** The run's manifest; NotFoundError when the run is unknown in this tenant. */
-  readManifest(tenant: string, requestId: string): Promise<ResultManifest>;
   /** One page, reading only the requested slice. */
   readPage(tenant: string, requestId: string, resultId: string, page?: PageRequest): Promise<ResultPage>;
   /** The whole result as UTF-8 CSV, header first, produced slice by slice as the reader pulls. */

@@ -17,6 +17,8 @@ const SLOW = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SE
 
 let dir: string;
 const open: DatasourceAdapter[] = [];
+/** Runner processes alive before the test (another suite's, in the same Jest process): not counted. */
+let earlier = new Set<number>();
 
 function databaseFile(name: string, city: string): string {
   const path = join(dir, `${name}.sqlite`);
@@ -35,8 +37,13 @@ function adapter(id: string, path: string, poolMax?: number): DatasourceAdapter 
   return a;
 }
 
-/** Runner processes alive now: this process's children running the runner's code. */
+/** Runner processes this test started that are alive now. */
 function runnerProcesses(): number[] {
+  return allRunnerProcesses().filter((pid) => !earlier.has(pid));
+}
+
+/** This process's children running the runner's code, alive now. */
+function allRunnerProcesses(): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -65,6 +72,7 @@ async function eventually(check: () => boolean, ms = 3000): Promise<boolean> {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'nl2sql-sqlite-pool-'));
+  earlier = new Set(allRunnerProcesses());
 });
 
 afterEach(async () => {

@@ -1,7 +1,11 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResultBatch, ResultColumn } from '../../../src/engine/datasources/adapter';
+import type { ManifestEntry } from '../../../src/engine/storage';
+import { ParquetReader } from '../../../src/engine/storage/parquet-reader';
+import { decodeResultMetadata } from '../../../src/engine/storage/result-metadata';
 
 export function tempRoot(label: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `nl2sql-${label}-`));
@@ -26,4 +30,27 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<{ text: st
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return { text: Buffer.concat(parts).toString('utf8'), chunks: parts.length };
+}
+
+/**
+ * The manifest entry a result's parquet file carries in its footer, read with DuckDB and checked
+ * by the store's own decoder (null when the file is missing or its entry names another result).
+ */
+export async function storedEntry(
+  root: string,
+  tenant: string,
+  requestId: string,
+  resultId: string,
+): Promise<ManifestEntry | null> {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  try {
+    return decodeResultMetadata(
+      await new ParquetReader().resultMetadata(conn, join(root, tenant, requestId, `${resultId}.parquet`)),
+      { tenant, requestId, resultId },
+    );
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
 }

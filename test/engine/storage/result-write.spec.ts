@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultBatch } from '../../../src/engine/datasources/adapter';
 import { LocalResultStore, StorageWriteError } from '../../../src/engine/storage';
-import { numberedRows, tempRoot } from './helpers';
+import { numberedRows, storedEntry, tempRoot } from './helpers';
 
 describe('LocalResultStore.writeResult', () => {
   const root = tempRoot('results-write');
@@ -44,19 +44,18 @@ describe('LocalResultStore.writeResult', () => {
     // Past one data chunk of rows: written through the DuckDB staging path.
     await store.writeResult('acme', 'req-2', 'second', numberedRows(3000, 1000), { truncated: true });
     await store.writeResult('acme', 'req-2', 'third', numberedRows(3), { truncated: false });
-    const manifest = await store.readManifest('acme', 'req-2');
-    expect(manifest).toMatchObject({ version: 1, request_id: 'req-2', tenant_id: 'acme' });
-    const byId = Object.fromEntries(manifest.results.map((e) => [e.result_id, e]));
-    expect(Object.keys(byId).sort()).toEqual(['first', 'second', 'third']);
-    expect(byId.first).toMatchObject({
+    const entry = (id: string) => storedEntry(root.path, 'acme', 'req-2', id);
+    expect(await entry('first')).toMatchObject({
+      result_id: 'first',
       file: 'first.parquet',
       row_count: 3,
       truncated: true,
       columns: [{ name: 'x', kind: 'float' }],
     });
-    expect(byId.second).toMatchObject({ row_count: 3000, truncated: true });
-    expect(byId.third).toMatchObject({ row_count: 3, truncated: false });
-    // No file beside the results: each entry is in its parquet file's key-value metadata.
+    expect(await entry('second')).toMatchObject({ result_id: 'second', row_count: 3000, truncated: true });
+    expect(await entry('third')).toMatchObject({ result_id: 'third', row_count: 3, truncated: false });
+    // No file beside the results: each entry is in its parquet file's key-value metadata, and it
+    // names its tenant and run as well as the result.
     expect(readdirSync(join(root.path, 'acme', 'req-2')).sort()).toEqual([
       'first.parquet',
       'second.parquet',
@@ -76,12 +75,17 @@ describe('LocalResultStore.writeResult', () => {
     db.closeSync();
   });
 
-  it('serialises concurrent manifest updates of one run so no entry is lost', async () => {
-    await Promise.all(
-      ['a', 'b', 'c', 'd', 'e'].map((id) => store.writeResult('acme', 'req-par', id, numberedRows(10))),
-    );
-    const manifest = await store.readManifest('acme', 'req-par');
-    expect(manifest.results.map((e) => e.result_id).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+  it('keeps every result of a run written at the same time, each with its own entry', async () => {
+    const ids = ['a', 'b', 'c', 'd', 'e'];
+    await Promise.all(ids.map((id) => store.writeResult('acme', 'req-par', id, numberedRows(10))));
+    expect(readdirSync(join(root.path, 'acme', 'req-par')).sort()).toEqual(ids.map((id) => `${id}.parquet`));
+    for (const id of ids) {
+      expect(await storedEntry(root.path, 'acme', 'req-par', id)).toMatchObject({
+        result_id: id,
+        row_count: 10,
+      });
+      expect((await store.readPage('acme', 'req-par', id)).total_rows).toBe(10);
+    }
   });
 
   it('keeps each kind of cell as the adapter gave it, including repeated column names', async () => {
@@ -132,10 +136,11 @@ describe('LocalResultStore.writeResult', () => {
     expect(small.rows).toEqual(head);
     expect(large.rows).toEqual(small.rows);
     expect(small.columns).toEqual(large.columns);
-    const manifest = await store.readManifest('acme', 'req-paths');
-    const byId = Object.fromEntries(manifest.results.map((e) => [e.result_id, e]));
-    expect(byId.small).toMatchObject({ row_count: 50, truncated: true });
-    expect(byId.small?.columns).toEqual(byId.large?.columns);
+    const smallEntry = await storedEntry(root.path, 'acme', 'req-paths', 'small');
+    const largeEntry = await storedEntry(root.path, 'acme', 'req-paths', 'large');
+    expect(smallEntry).toMatchObject({ row_count: 50, truncated: true });
+    expect(largeEntry).toMatchObject({ row_count: 2150 });
+    expect(smallEntry?.columns).toEqual(largeEntry?.columns);
 
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();

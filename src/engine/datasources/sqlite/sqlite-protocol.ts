@@ -14,7 +14,7 @@ export type RunnerRequest =
     }
   | { readonly id: number; readonly op: 'next'; readonly max: number }
   | { readonly id: number; readonly op: 'close' }
-  /** Opens the file (or proves the open connection still reads it); SQLite's reason if it cannot. */
+  /** Opens the file unless the runner has it open already; SQLite's reason if it cannot. */
   | { readonly id: number; readonly op: 'attach'; readonly path: string }
   /** Closes the runner's connection to the file, if it has one (the datasource was removed). */
   | { readonly id: number; readonly op: 'detach'; readonly path: string };

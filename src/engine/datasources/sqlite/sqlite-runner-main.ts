@@ -111,7 +111,7 @@ function handle(request: RunnerRequest): RunnerReply {
       return { id: request.id, ok: true };
     case 'attach':
       closeCurrent();
-      connection(request.path).pragma('query_only = ON');
+      connection(request.path); // a new connection reads the file's schema: SQLite's verdict on it
       return { id: request.id, ok: true };
     case 'detach':
       closeCurrent();
