@@ -34,12 +34,13 @@ export class LocalResultStore implements ResultStore {
   private readonly reader = new ParquetReader();
 
   /**
-   * `root` is `storage.results.path`. `scratchDir` holds one CSV slice at a time while an export
-   * streams (default: the OS temp folder, never the result folders, whose age drives the purge).
+   * `root` is `storage.results.path`. `scratchDir` holds the CSV slices of an export while it
+   * streams (default: the OS temp folder, never the result folders, whose age drives the purge);
+   * `csvSliceBytes` is the size a slice aims at (tests set it small to see many slices).
    */
   constructor(
     readonly root: string,
-    private readonly options: { readonly scratchDir?: string } = {},
+    private readonly options: { readonly scratchDir?: string; readonly csvSliceBytes?: number } = {},
   ) {}
 
   async writeResult(
@@ -130,6 +131,7 @@ export class LocalResultStore implements ResultStore {
         totalRows,
         rowGroupEnds,
         scratchDir: this.options.scratchDir,
+        sliceTargetBytes: this.options.csvSliceBytes,
       });
     } catch (err) {
       connection.closeSync();

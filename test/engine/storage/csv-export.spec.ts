@@ -76,6 +76,28 @@ describe('LocalResultStore.streamCsv', () => {
     expect(readdirSync(scratch)).toEqual([]);
   });
 
+  it('removes the slices written ahead when the consumer stops mid-export', async () => {
+    // Slices of about one 5000-row group each, so several are written ahead of the one read.
+    const sliced = new LocalResultStore(join(root.path, 'results'), {
+      scratchDir: scratch,
+      csvSliceBytes: 60_000,
+    });
+    await sliced.writeResult('t', 'run', 'mid', numberedRows(200_000, 5000));
+    const stream = await sliced.streamCsv('t', 'run', 'mid');
+    const chunks: Buffer[] = [];
+    // The header, then the first rows: by then the next slices are being written ahead.
+    for await (const chunk of stream) {
+      chunks.push(chunk as Buffer);
+      if (chunks.length === 2) break;
+    }
+    await new Promise((resolve) => (stream.closed ? resolve(null) : stream.once('close', resolve)));
+    expect(String(chunks[1]).startsWith('0,row 0\n')).toBe(true);
+    expect(readdirSync(scratch)).toEqual([]);
+    const page = await sliced.readPage('t', 'run', 'mid', { offset: 199_999, limit: 1 });
+    expect(page.rows).toEqual([[199_999, 'row 199999']]);
+    await sliced.close();
+  });
+
   it('stops reading when the consumer destroys the stream early', async () => {
     await store.writeResult('t', 'run', 'early', numberedRows(50_000, 5000));
     const stream = await store.streamCsv('t', 'run', 'early');
