@@ -107,3 +107,26 @@ test('the anthropic wire runs in the thread too', async () => {
   expect(fake.requests[0]?.path).toBe('/v1/messages');
   await client.close();
 });
+
+test('an output schema crosses once per thread and every request still carries it', async () => {
+  const plan = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+  const other = { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] };
+  const sentSchema = (i: number) => fake.requests[i]?.body.response_format?.json_schema?.schema;
+  const structured = (schema: object, name: string) => ({
+    ...ask,
+    output: { method: 'json_schema' as const, schema, name },
+  });
+  fake.reply({ json: { n: 1 } }, { json: { s: 'a' } }, { json: { n: 2 } });
+  const client = openai();
+  expect((await client.complete(structured(plan, 'plan'))).text).toBe('{"n":1}');
+  expect((await client.complete(structured(other, 'other'))).text).toBe('{"s":"a"}');
+  expect((await client.complete(structured(plan, 'plan'))).text).toBe('{"n":2}');
+  expect([sentSchema(0), sentSchema(1), sentSchema(2)]).toEqual([plan, other, plan]);
+  // The last client closed ends the thread; the next thread is sent the schema again.
+  await client.close();
+  fake.reply({ json: { n: 3 } });
+  const again = openai();
+  expect((await again.complete(structured(plan, 'plan'))).text).toBe('{"n":3}');
+  expect(sentSchema(3)).toEqual(plan);
+  await again.close();
+});

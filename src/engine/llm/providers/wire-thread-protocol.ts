@@ -1,5 +1,5 @@
 /** Messages between the engine and the model-call thread (wire-thread.ts, wire-thread-worker.ts). */
-import type { ChatMessage, ModelResponse, OutputSpec, ResolvedAgent } from './provider';
+import type { ChatMessage, JsonSchema, ModelResponse, OutputSpec, ResolvedAgent } from './provider';
 
 /** Which built-in wire a client speaks, and how it was labelled and configured. */
 export type WireKind =
@@ -10,11 +10,14 @@ export type WireKind =
     }
   | { readonly kind: 'anthropic'; readonly label: string };
 
+/** An OutputSpec whose schema the thread already holds (sent once by a 'schema' message). */
+export type ThreadOutput = Omit<OutputSpec, 'schema'> & { readonly schemaId: number };
+
 /** A ModelRequest without what cannot cross threads (the delta callback and the signal). */
 export interface ThreadRequest {
   readonly system: string;
   readonly messages: readonly ChatMessage[];
-  readonly output?: OutputSpec;
+  readonly output?: ThreadOutput;
   readonly agent?: string;
   readonly stream: boolean;
 }
@@ -28,6 +31,11 @@ export type ToThread =
       /** The engine's environment when the client was made: the SDK reads it as it is built. */
       readonly env: Readonly<Record<string, string | undefined>>;
     }
+  /**
+   * An output schema, once per schema object: the plan's is most of a planning request, and
+   * copying it to the thread with every call cost the event loop more than the rest of the call.
+   */
+  | { readonly type: 'schema'; readonly schemaId: number; readonly schema: JsonSchema }
   | { readonly type: 'call'; readonly id: number; readonly clientId: number; readonly request: ThreadRequest }
   | { readonly type: 'abort'; readonly id: number }
   | { readonly type: 'close'; readonly clientId: number };

@@ -8,7 +8,7 @@ import { LlmError } from '../errors';
 import { AnthropicWireClient } from './anthropic-wire';
 import { loadAnthropic } from './builtins';
 import { OpenAiWireClient } from './openai-wire';
-import type { ModelClient, ResolvedAgent } from './provider';
+import type { JsonSchema, ModelClient, OutputSpec, ResolvedAgent } from './provider';
 import type { FromThread, ThreadError, ToThread, WireKind } from './wire-thread-protocol';
 
 const port = parentPort;
@@ -16,6 +16,8 @@ if (!port) throw new Error('wire-thread-worker runs as a worker thread');
 
 const clients = new Map<number, ModelClient>();
 const calls = new Map<number, AbortController>();
+/** Output schemas by id, as the engine sent them (once each). */
+const schemas = new Map<number, JsonSchema>();
 const post = (message: FromThread) => port.postMessage(message);
 
 function create(wire: WireKind, agent: ResolvedAgent): ModelClient {
@@ -56,6 +58,9 @@ port.on('message', (m: ToThread) => {
       void client?.close();
       return;
     }
+    case 'schema':
+      schemas.set(m.schemaId, m.schema);
+      return;
     case 'abort':
       calls.get(m.id)?.abort(new Error('the call was cancelled'));
       return;
@@ -71,10 +76,25 @@ port.on('message', (m: ToThread) => {
       }
       const controller = new AbortController();
       calls.set(m.id, controller);
-      const { stream, ...request } = m.request;
+      const { stream, output, ...request } = m.request;
+      let spec: OutputSpec | undefined;
+      if (output) {
+        const { schemaId, ...rest } = output;
+        const schema = schemas.get(schemaId);
+        if (!schema) {
+          post({
+            type: 'failed',
+            id: m.id,
+            error: { llm: false, name: 'Error', message: 'unknown output schema' },
+          });
+          return;
+        }
+        spec = { ...rest, schema };
+      }
       client
         .complete({
           ...request,
+          ...(spec ? { output: spec } : {}),
           signal: controller.signal,
           ...(stream ? { onDelta: (text: string) => post({ type: 'delta', id: m.id, text }) } : {}),
         })

@@ -13,8 +13,15 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { LlmError, type LlmErrorCode, type ProviderErrorCode } from '../errors';
-import type { ModelClient, ModelRequest, ModelResponse, ResolvedAgent } from './provider';
-import type { FromThread, ThreadError, ToThread, WireKind } from './wire-thread-protocol';
+import type {
+  JsonSchema,
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  OutputSpec,
+  ResolvedAgent,
+} from './provider';
+import type { FromThread, ThreadError, ThreadOutput, ToThread, WireKind } from './wire-thread-protocol';
 
 interface Waiting {
   readonly resolve: (r: ModelResponse) => void;
@@ -28,6 +35,9 @@ class WireThread {
   private seq = 0;
   private clientSeq = 0;
   private openClients = 0;
+  /** Output schemas the current thread holds, by object (schemas are module constants). */
+  private schemaIds = new WeakMap<JsonSchema, number>();
+  private schemaSeq = 0;
 
   opened(): number {
     this.openClients++;
@@ -79,7 +89,7 @@ class WireThread {
         request: {
           system: request.system,
           messages: request.messages,
-          ...(request.output ? { output: request.output } : {}),
+          ...(request.output ? { output: this.threadOutput(request.output) } : {}),
           ...(request.agent !== undefined ? { agent: request.agent } : {}),
           stream: request.onDelta !== undefined,
         },
@@ -89,8 +99,23 @@ class WireThread {
     });
   }
 
+  /** The output spec with its schema sent to the thread once, then named by its id. */
+  private threadOutput(output: OutputSpec): ThreadOutput {
+    const { schema, ...rest } = output;
+    const worker = this.thread();
+    let schemaId = this.schemaIds.get(schema);
+    if (schemaId === undefined) {
+      schemaId = ++this.schemaSeq;
+      worker.postMessage({ type: 'schema', schemaId, schema } satisfies ToThread);
+      this.schemaIds.set(schema, schemaId);
+    }
+    return { ...rest, schemaId };
+  }
+
   private thread(): Worker {
     if (this.worker) return this.worker;
+    // A new thread holds no schema yet.
+    this.schemaIds = new WeakMap();
     const file = join(__dirname, `wire-thread-worker${extname(__filename)}`);
     // From TypeScript sources (tests, bench) the thread compiles on the fly; the build runs .js.
     const execArgv = extname(__filename) === '.ts' ? ['-r', require.resolve('@swc-node/register')] : [];

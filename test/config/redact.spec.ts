@@ -1,0 +1,35 @@
+import { MASK, redact, redactDeep, registerSecret } from '../../src/config/redact';
+
+describe('redact', () => {
+  it.each([
+    ['key sk-abcdefgh12345678 leaked', `key ${MASK} leaked`],
+    ['Authorization: Bearer abc.def-ghi_jkl', `Authorization: Bearer ${MASK}`],
+    ['header basic QWxhZGRpbjpvcGVu', `header basic ${MASK}`],
+    ['postgres://app:s3cret-pw@db:5432/x', `postgres://app:${MASK}@db:5432/x`],
+    ['PASSWORD=hunter22 next', `PASSWORD=${MASK} next`],
+    ['{"api_key": "abc123"}', `{"api_key": "${MASK}"}`],
+    ['x-api-key: zzz999', `x-api-key: ${MASK}`],
+    ['secret=abc&x=1', `secret=${MASK}&x=1`],
+    ['pwd: qwerty1', `pwd: ${MASK}`],
+  ])('masks %j', (text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it('leaves plain text alone, including words near the patterns', () => {
+    for (const text of [
+      'How many singers are there?',
+      'SELECT count(*) FROM singer WHERE name = :name',
+      'tokens: 1200 prompt, 80 completion',
+      'https://example.org/docs',
+      'risk-free and disk-based',
+    ]) {
+      expect(redact(text)).toBe(text);
+    }
+  });
+
+  it('masks a registered secret wherever it appears, even in text no pattern would match', () => {
+    registerSecret('plain-looking-value-42');
+    expect(redact('value plain-looking-value-42 here')).toBe(`value ${MASK} here`);
+    expect(redactDeep({ a: ['plain-looking-value-42'] })).toEqual({ a: [MASK] });
+  });
+});
