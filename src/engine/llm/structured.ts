@@ -57,8 +57,20 @@ export interface CallContext {
   readonly prices: PriceTable;
 }
 
+/**
+ * Answers are checked with the validator that stops at the first error, and only an answer that
+ * fails is checked again with every error collected, for the correction sent back to the model:
+ * collecting them all in the plan's 23-way expression union allocated more than anything else a
+ * run does (heap sampling of the e2e bench's main thread).
+ */
+const firstError = new Ajv({
+  allErrors: false,
+  strict: false,
+  allowUnionTypes: true,
+  validateFormats: false,
+});
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
-const validators = new WeakMap<JsonSchema, ValidateFunction>();
+const validators = new WeakMap<JsonSchema, { passes: ValidateFunction; explain: ValidateFunction }>();
 
 export async function structuredCall<T>(
   ctx: CallContext,
@@ -87,10 +99,8 @@ export async function structuredCall<T>(
       signal: options.signal,
     });
     const parsed = parseAnswer(response);
-    if (parsed.ok && validate(parsed.value)) return { value: parsed.value as T, calls };
-    lastErrors = parsed.ok
-      ? ajv.errorsText(validate.errors, { dataVar: request.schemaName, separator: '; ' })
-      : parsed.error;
+    if (parsed.ok && validate.passes(parsed.value)) return { value: parsed.value as T, calls };
+    lastErrors = parsed.ok ? explain(validate.explain, parsed.value, request.schemaName) : parsed.error;
     corrections.push(
       { role: 'assistant', content: response.text || '(empty answer)' },
       {
@@ -209,11 +219,17 @@ function withSchemaInPrompt(system: string, request: StructuredRequest): string 
   return `${system}\n\nAnswer with one JSON object only (no prose, no code fence): a ${request.schemaName} matching this JSON Schema:\n${JSON.stringify(request.schema)}`;
 }
 
-function validatorFor(schema: JsonSchema): ValidateFunction {
+function validatorFor(schema: JsonSchema): { passes: ValidateFunction; explain: ValidateFunction } {
   let v = validators.get(schema);
   if (!v) {
-    v = ajv.compile(schema);
+    v = { passes: firstError.compile(schema), explain: ajv.compile(schema) };
     validators.set(schema, v);
   }
   return v;
+}
+
+/** Every way the value fails the schema, for the correction message. */
+function explain(validate: ValidateFunction, value: unknown, schemaName: string): string {
+  validate(value);
+  return ajv.errorsText(validate.errors, { dataVar: schemaName, separator: '; ' });
 }

@@ -3,7 +3,7 @@
  * engine holds must behave as the wire client itself, over real HTTP to the fake model server.
  */
 import { LlmError } from '../../../src/engine/llm/errors';
-import type { ResolvedAgent } from '../../../src/engine/llm/providers/provider';
+import type { JsonSchema, ResolvedAgent } from '../../../src/engine/llm/providers/provider';
 import { ThreadedModelClient } from '../../../src/engine/llm/providers/wire-thread';
 import { FakeModelServer } from '../../support/fake-model';
 
@@ -109,10 +109,10 @@ test('the anthropic wire runs in the thread too', async () => {
 });
 
 test('an output schema crosses once per thread and every request still carries it', async () => {
-  const plan = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
-  const other = { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] };
+  const plan: JsonSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+  const other: JsonSchema = { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] };
   const sentSchema = (i: number) => fake.requests[i]?.body.response_format?.json_schema?.schema;
-  const structured = (schema: object, name: string) => ({
+  const structured = (schema: JsonSchema, name: string) => ({
     ...ask,
     output: { method: 'json_schema' as const, schema, name },
   });
