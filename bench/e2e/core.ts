@@ -22,7 +22,7 @@ import { fileCreateCpuMs } from './file-create-reference';
 import { LoadGenerator } from './load';
 import { measureRun, mean, round3, spread, type QueryResponseLite, type RunMeasure } from './measure';
 import { Oracle, type OracleQuestion } from './oracle';
-import { startCpuProfile } from './profile';
+import { startCpuProfile, startHeapProfile } from './profile';
 import { startService, type RunningService } from './service';
 
 export interface E2eOptions {
@@ -35,6 +35,8 @@ export interface E2eOptions {
   readonly sampleRows?: number;
   /** Writes a CPU profile of the main thread over the last concurrent pass to this file. */
   readonly profile?: string;
+  /** Writes a sampling heap profile (allocations) of the main thread over the last pass. */
+  readonly heapProfile?: string;
   /** Concurrent passes to run (default 3); the median one is reported. */
   readonly passes?: number;
   /** Parent of the run's temporary storage folder (results and traces); default the OS temp folder. */
@@ -203,8 +205,10 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
         progress(`e2e: concurrent pass ${p}, ${concurrency} clients`);
         // The last pass is profiled: by then the code is as warm as it gets.
         const profiler = p === count && opts.profile ? await startCpuProfile(opts.profile) : null;
+        const heap = p === count && opts.heapProfile ? await startHeapProfile(opts.heapProfile) : null;
         passes.push(await concurrentPass(load, oracle, questions, concurrency));
         await profiler?.stop();
+        await heap?.stop();
       }
       const byRate = [...passes].sort((a, b) => a.runs / a.seconds - b.runs / b.seconds);
       concurrent = {

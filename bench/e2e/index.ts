@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--passes 3] [--limit N]
- *  [--sample-rows 1000] [--storage DIR] [--sequential-only] [--profile FILE.cpuprofile] [--log]`
+ *  [--sample-rows 1000] [--storage DIR] [--sequential-only] [--profile FILE.cpuprofile]
+ *  [--heap-profile FILE.heapprofile] [--log]`
  *
  * The whole service on a Spider-layout folder with an oracle model (see core.ts and oracle.ts):
  * execution match, per-run overhead (wall - model - SQL) and runs per second with N concurrent
@@ -32,6 +33,7 @@ export async function run(args: BenchArgs): Promise<object> {
     storage: typeof o.storage === 'string' ? o.storage : undefined,
     sequentialOnly: o['sequential-only'] === true,
     profile: typeof o.profile === 'string' ? o.profile : undefined,
+    heapProfile: typeof o['heap-profile'] === 'string' ? o['heap-profile'] : undefined,
     onProgress: (m) => console.error(m),
   });
   print(result);

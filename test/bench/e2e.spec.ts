@@ -2,7 +2,7 @@
  * Smoke test of `npm run bench -- e2e`: the suite's core on the first questions of spider-dev-a
  * (all on pets_1): the real service, the oracle model over HTTP, scoring and every figure.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runE2e } from '../../bench/e2e/core';
@@ -27,7 +27,19 @@ describeWithData('bench e2e (smoke)', () => {
   it('answers every question right with the oracle and reports every figure', async () => {
     // --storage: the run's temporary storage folder goes below this one, and is removed at the end.
     const storage = mkdtempSync(join(tmpdir(), 'nl2sql-e2e-storage-'));
-    const { figures, outcomes } = await runE2e({ data: DATA, limit: 4, concurrency: 2, storage });
+    const heapProfile = join(storage, 'last-pass.heapprofile');
+    const { figures, outcomes } = await runE2e({
+      data: DATA,
+      limit: 4,
+      concurrency: 2,
+      storage,
+      heapProfile,
+    });
+    // The heap profile of the last pass: sampled allocations, some of them the engine's.
+    const heap = JSON.parse(readFileSync(heapProfile, 'utf8')) as { head: { children: unknown[] } };
+    expect(heap.head.children.length).toBeGreaterThan(0);
+    expect(JSON.stringify(heap)).toContain('/src/engine/');
+    rmSync(heapProfile);
     expect(readdirSync(storage)).toEqual([]);
     rmSync(storage, { recursive: true, force: true });
     expect(outcomes.map((o) => [o.idx, o.verdict, o.reason])).toEqual([

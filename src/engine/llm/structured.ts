@@ -61,7 +61,7 @@ export interface CallContext {
  * Answers are checked with the validator that stops at the first error, and only an answer that
  * fails is checked again with every error collected, for the correction sent back to the model:
  * collecting them all in the plan's 23-way expression union allocated more than anything else a
- * run does (heap sampling of the e2e bench's main thread).
+ * run does (`npm run bench -- e2e --heap-profile FILE`).
  */
 const firstError = new Ajv({
   allErrors: false,
