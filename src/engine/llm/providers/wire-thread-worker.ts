@@ -46,6 +46,11 @@ function describe(err: unknown): ThreadError {
   return { llm: false, name: e.name, message: e.message };
 }
 
+/** A call that cannot be made: it fails at once, as a plain error. */
+function refuse(id: number, message: string): void {
+  post({ type: 'failed', id, error: { llm: false, name: 'Error', message } });
+}
+
 port.on('message', (m: ToThread) => {
   switch (m.type) {
     case 'open':
@@ -66,31 +71,17 @@ port.on('message', (m: ToThread) => {
       return;
     case 'call': {
       const client = clients.get(m.clientId);
-      if (!client) {
-        post({
-          type: 'failed',
-          id: m.id,
-          error: { llm: false, name: 'Error', message: 'unknown model client' },
-        });
-        return;
-      }
-      const controller = new AbortController();
-      calls.set(m.id, controller);
+      if (!client) return refuse(m.id, 'unknown model client');
       const { stream, output, ...request } = m.request;
       let spec: OutputSpec | undefined;
       if (output) {
         const { schemaId, ...rest } = output;
         const schema = schemas.get(schemaId);
-        if (!schema) {
-          post({
-            type: 'failed',
-            id: m.id,
-            error: { llm: false, name: 'Error', message: 'unknown output schema' },
-          });
-          return;
-        }
+        if (!schema) return refuse(m.id, 'unknown output schema');
         spec = { ...rest, schema };
       }
+      const controller = new AbortController();
+      calls.set(m.id, controller);
       client
         .complete({
           ...request,
