@@ -102,26 +102,31 @@ export class Scope {
       if (!c) return { ok: false, reason: 'unknown_column', candidates: rel.columns.map((x) => x.name) };
       return { ok: true, relation: rel, column: c, depth };
     }
-    const hits: { rel: Relation; col: RelColumn | null }[] = [];
+    // Every column reference of a plan comes here, several times over: no arrays unless ambiguous.
+    let found: { rel: Relation; col: RelColumn } | null = null;
+    let ambiguous = false;
+    let unknownColumns: Relation | null = null;
     for (const rel of this.relations) {
       if (rel.columns === null) {
-        hits.push({ rel, col: null });
+        unknownColumns ??= rel;
         continue;
       }
       const c = findByName(rel.columns, name, (x) => x.name);
-      if (c) hits.push({ rel, col: c });
+      if (!c) continue;
+      if (found) ambiguous = true;
+      else found = { rel, col: c };
     }
-    const known = hits.filter((h) => h.col !== null);
-    if (known.length === 1) return { ok: true, relation: known[0]!.rel, column: known[0]!.col, depth };
-    if (known.length > 1) {
+    if (ambiguous) {
       // A join's equality makes SQLite accept `USING`-like duplicates only when qualified.
-      return {
-        ok: false,
-        reason: 'ambiguous',
-        candidates: known.map((h) => `${h.rel.alias}.${h.col!.name}`),
-      };
+      const candidates: string[] = [];
+      for (const rel of this.relations) {
+        const c = rel.columns && findByName(rel.columns, name, (x) => x.name);
+        if (c) candidates.push(`${rel.alias}.${c.name}`);
+      }
+      return { ok: false, reason: 'ambiguous', candidates };
     }
-    if (hits.length >= 1) return { ok: true, relation: hits[0]!.rel, column: null, depth };
+    if (found) return { ok: true, relation: found.rel, column: found.col, depth };
+    if (unknownColumns) return { ok: true, relation: unknownColumns, column: null, depth };
     if (this.parent) {
       const outer = this.parent.resolveColumn(null, name, depth + 1);
       if (outer.ok) return outer;
@@ -141,6 +146,22 @@ export class Scope {
 }
 
 /** Builds the relations of a FROM tree (left to right). */
+/**
+ * A table's columns as relation columns, made once per table of a snapshot: a plan's scopes are
+ * built several times over (validator, compiler, type inference), and copying every column of
+ * every table each time was among the largest allocations of a run (e2e bench --heap-profile).
+ */
+const columnsOfTable = new WeakMap<TableInfo, readonly RelColumn[]>();
+
+function tableColumns(t: TableInfo): readonly RelColumn[] {
+  let columns = columnsOfTable.get(t);
+  if (!columns) {
+    columns = Object.freeze(t.columns.map((c) => Object.freeze({ name: c.name, kind: c.kind })));
+    columnsOfTable.set(t, columns);
+  }
+  return columns;
+}
+
 export function relationsOf(from: From | null, scope: Scope): Relation[] {
   if (!from) return [];
   switch (from.kind) {
@@ -153,7 +174,7 @@ export function relationsOf(from: From | null, scope: Scope): Relation[] {
         {
           alias: from.alias ?? t?.name ?? from.name,
           table: t ?? null,
-          columns: t ? t.columns.map((c) => ({ name: c.name, kind: c.kind })) : null,
+          columns: t ? tableColumns(t) : null,
           source: 'table',
           name: t?.name ?? from.name,
         },
