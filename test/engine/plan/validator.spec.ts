@@ -34,6 +34,27 @@ describe('validatePlan', () => {
     expect(r.problems[0]!.message).toContain('Did you mean "name"?');
   });
 
+  it('a column two joined tables share must be qualified; one only one of them has needs not', () => {
+    const joined = (columns: ReturnType<typeof b.col>[]) =>
+      b.query(
+        b.select({
+          columns,
+          from: b.join(
+            'inner',
+            b.table('customers', 'c'),
+            b.table('orders', 'o'),
+            b.cmp('=', b.col('id', 'c'), b.col('customer_id', 'o')),
+          ),
+        }),
+      );
+    const r = validatePlan(joined([b.col('id')]), SHOP, ctx);
+    expect(r.problems).toEqual([
+      expect.objectContaining({ code: 'AMBIGUOUS_COLUMN', path: '/body/columns/0/expr' }),
+    ]);
+    expect(r.problems[0]!.message).toContain('(c.id, o.id)');
+    expect(validatePlan(joined([b.col('email'), b.col('amount')]), SHOP, ctx).problems).toEqual([]);
+  });
+
   it('unknown table with a suggestion', () => {
     const r = validatePlan(b.query(b.select({ columns: [b.star()], from: b.table('custmers') })), SHOP, ctx);
     expect(r.problems[0]).toMatchObject({
