@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ValidationPipe, HttpStatus } from '@nestjs/common';
+import { invalidRequest } from './api/common/validation-messages';
 import { DatasourceModule } from './api/datasource/datasource.module';
 import { HealthModule } from './api/health/health.module';
 import { IndexingModule } from './api/indexing/indexing.module';
@@ -28,6 +29,7 @@ export class AppModule {
             transform: true,
             whitelist: false,
             forbidUnknownValues: false,
+            exceptionFactory: invalidRequest,
           }),
         },
       ],

@@ -164,6 +164,19 @@ describe('runs on sqlite', () => {
       });
       expect(res.status).toBe(422);
       expect(res.json().detail).toMatch(/natural_language|execute/);
+      // A field of the wrong type is told only that, not every rule its value also misses.
+      const wrongTypes = await http('POST', `${app.url}/api/v1/query`, {
+        body: { natural_language: 5, execute: 'yes' },
+      });
+      expect(wrongTypes.status).toBe(422);
+      expect(wrongTypes.json()).toEqual({
+        detail: 'natural_language must be a string; execute must be a boolean value',
+        error_code: 'REQUEST_INVALID',
+      });
+      const tooLong = await http('POST', `${app.url}/api/v1/query`, {
+        body: { natural_language: 'x'.repeat(4001) },
+      });
+      expect(tooLong.json().detail).toBe('natural_language must be shorter than or equal to 4000 characters');
     } finally {
       await app.close();
     }
