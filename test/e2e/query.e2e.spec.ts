@@ -176,6 +176,20 @@ describe('runs on sqlite', () => {
       const tooLong = await http('POST', `${app.url}/api/v1/query`, {
         body: { natural_language: 'x'.repeat(4001) },
       });
+      // A body the JSON parser refuses is an invalid body too (422), said plainly.
+      const truncated = await http('POST', `${app.url}/api/v1/query`, { rawBody: '{"natural_language": ' });
+      expect(truncated.status).toBe(422);
+      expect(truncated.json()).toEqual({
+        detail: expect.stringMatching(/^the request body is not valid JSON: /),
+        error_code: 'REQUEST_INVALID',
+      });
+      for (const rawBody of ['null', '"a question"', '42']) {
+        const notObject = await http('POST', `${app.url}/api/v1/query`, { rawBody });
+        expect([notObject.status, notObject.json()]).toEqual([
+          422,
+          { detail: 'the request body must be a JSON object', error_code: 'REQUEST_INVALID' },
+        ]);
+      }
       expect(tooLong.json().detail).toBe('natural_language must be shorter than or equal to 4000 characters');
     } finally {
       await app.close();

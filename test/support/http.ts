@@ -11,10 +11,16 @@ export interface HttpResult {
 export function http(
   method: string,
   url: string,
-  opts: { body?: unknown; headers?: Record<string, string>; socketPath?: string | null } = {},
+  opts: {
+    body?: unknown;
+    /** Sent as it is, as JSON by its content type (a malformed body, say), instead of `body`. */
+    rawBody?: string;
+    headers?: Record<string, string>;
+    socketPath?: string | null;
+  } = {},
 ): Promise<HttpResult> {
   const u = new URL(url);
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const payload = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   return new Promise((resolve, reject) => {
     const req = request(
       {

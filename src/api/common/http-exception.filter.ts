@@ -30,6 +30,13 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private toHttp(exception: unknown, req: Request & { id?: string }): { status: number; body: object } {
+    const unparsable = unparsableBody(exception);
+    if (unparsable !== null) {
+      return {
+        status: HttpStatus.UNPROCESSABLE_ENTITY,
+        body: { detail: redact(unparsable), error_code: 'REQUEST_INVALID' },
+      };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
@@ -59,6 +66,22 @@ export class HttpErrorFilter implements ExceptionFilter {
       body: { detail: GENERIC_500, error_code: 'INTERNAL_ERROR' },
     };
   }
+}
+
+/**
+ * A JSON body the parser refused, said plainly: spec section 2 answers an invalid body with 422,
+ * and the parser's own words ("Unexpected token 'n', "null" is not valid JSON") blame valid JSON
+ * when the body is a JSON value that is not an object.
+ */
+function unparsableBody(exception: unknown): string | null {
+  const cause = exception instanceof HttpException ? exception.cause : exception;
+  const failure = cause as { type?: unknown; body?: unknown; message?: unknown } | undefined;
+  if (failure?.type !== 'entity.parse.failed') return null;
+  const text = typeof failure.body === 'string' ? failure.body.trim() : '';
+  if (text && !text.startsWith('{') && !text.startsWith('[')) {
+    return 'the request body must be a JSON object';
+  }
+  return `the request body is not valid JSON: ${String(failure.message)}`;
 }
 
 function httpCode(status: number): string {
