@@ -6,6 +6,7 @@ import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mountDocs, buildOpenApi } from './api/common/openapi';
+import { requireJsonBody } from './api/common/json-body.middleware';
 import { requestLog } from './api/common/request-log.middleware';
 import { AppModule } from './app.module';
 import type { Engine } from './engine/engine';
@@ -27,6 +28,7 @@ export async function createApp(engine: Engine): Promise<NestExpressApplication>
     origins.length ? { origin: origins, credentials: true } : { origin: false, credentials: false },
   );
   app.use(requestLog);
+  app.use(requireJsonBody);
   mountDocs(app, buildOpenApi(app));
   return app;
 }

@@ -190,6 +190,19 @@ describe('runs on sqlite', () => {
           { detail: 'the request body must be a JSON object', error_code: 'REQUEST_INVALID' },
         ]);
       }
+      // JSON sent as a form (curl -d without a content type) is refused naming the type wanted.
+      const asForm = await http('POST', `${app.url}/api/v1/query`, {
+        rawBody: '{"natural_language": "How many?"}',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect([asForm.status, asForm.json()]).toEqual([
+        422,
+        {
+          detail:
+            'the request body must be JSON sent with content-type: application/json (it came as application/x-www-form-urlencoded)',
+          error_code: 'REQUEST_INVALID',
+        },
+      ]);
       expect(tooLong.json().detail).toBe('natural_language must be shorter than or equal to 4000 characters');
     } finally {
       await app.close();
