@@ -15,8 +15,6 @@ const TYPE_CONSTRAINTS = new Set([
   'isNumber',
   'isArray',
   'isObject',
-  'isEnum',
-  'isIn',
   'nestedValidation',
 ]);
 

@@ -145,7 +145,6 @@ export class Scope {
   }
 }
 
-/** Builds the relations of a FROM tree (left to right). */
 /**
  * A table's columns as relation columns, made once per table of a snapshot: a plan's scopes are
  * built several times over (validator, compiler, type inference), and copying every column of
@@ -162,6 +161,7 @@ function tableColumns(t: TableInfo): readonly RelColumn[] {
   return columns;
 }
 
+/** Builds the relations of a FROM tree (left to right). */
 export function relationsOf(from: From | null, scope: Scope): Relation[] {
   if (!from) return [];
   switch (from.kind) {

@@ -69,14 +69,15 @@ export class CsvExportStream extends Readable {
   private readonly ahead: PendingSlice[] = [];
   /** Connections not writing a slice now; a slice writes on its own connection. */
   private readonly spare: DuckDBConnection[] = [];
-  /** Connections this stream opened beyond the source's, closed with it. */
-  private readonly extra: DuckDBConnection[] = [];
+  /** Every connection the stream writes slices on (the source's and those it opened), closed with it. */
+  private readonly connections: DuckDBConnection[] = [];
   private inFlight: Promise<void> | undefined;
   private sizedFromFirst = false;
 
   constructor(private readonly source: CsvExportSource) {
     super();
     this.spare.push(source.connection);
+    this.connections.push(source.connection);
   }
 
   override _read(): void {
@@ -101,7 +102,7 @@ export class CsvExportStream extends Readable {
       .then(() => this.dropAhead())
       .then(
         () => {
-          for (const connection of [this.source.connection, ...this.extra]) {
+          for (const connection of this.connections) {
             try {
               connection.closeSync();
             } catch {
@@ -183,7 +184,7 @@ export class CsvExportStream extends Readable {
 
   private async newConnection(): Promise<DuckDBConnection> {
     const connection = await this.source.reader.connect();
-    this.extra.push(connection);
+    this.connections.push(connection);
     return connection;
   }
 
