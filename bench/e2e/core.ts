@@ -172,7 +172,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       rowCap: ROW_CAP,
       storageParent: opts.storage,
     });
-    const createBefore = fileCreateCpuMs(service.storageDir);
+    const createBefore = fileCreateCpuMs(service.storageDir, 'before');
     await oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
     client = new BenchClient(service.url, concurrency);
     load = LoadGenerator.start(service.url, concurrency);
@@ -216,7 +216,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
         passes_runs_per_s: passes.map((x) => round3(x.runs / x.seconds)),
       };
     }
-    const createAfter = fileCreateCpuMs(service.storageDir);
+    const createAfter = fileCreateCpuMs(service.storageDir, 'after');
     const figures = summarise(outcomes, {
       fileCreateMs: { before: round3(createBefore), after: round3(createAfter) },
       databases: databases.size,
