@@ -4,8 +4,8 @@
  * bench's business), scores execution match against dev_gold_results.jsonl, and times each run.
  *
  * Passes, in order:
- *   warm-up     every question once at full concurrency, not measured (JIT, heap, SQLite runner
- *               processes, sockets)
+ *   warm-up     every question at full concurrency, four times (--warmup), not measured (JIT,
+ *               heap, SQLite runner processes, sockets)
  *   sequential  every question once, one client: execution match and the per-run figures
  *   concurrent  every question once, N clients pulling from one queue, three times: runs_per_s
  *               of the median pass
@@ -39,6 +39,8 @@ export interface E2eOptions {
   readonly heapProfile?: string;
   /** Concurrent passes to run (default 3); the median one is reported. */
   readonly passes?: number;
+  /** Unmeasured passes before the sequential one (default WARMUP_PASSES). */
+  readonly warmup?: number;
   /** Parent of the run's temporary storage folder (results and traces); default the OS temp folder. */
   readonly storage?: string;
   /** Skip the concurrent pass (the smoke test keeps it; this is for quick looks). */
@@ -96,6 +98,8 @@ export interface E2eFigures {
     process_cpu_ms_per_run: number;
     /** runs_per_s of every concurrent pass; the figures above are those of the median pass. */
     passes_runs_per_s: number[];
+    /** process_cpu_ms_per_run of every concurrent pass: still falling means still warming up. */
+    passes_process_cpu_ms_per_run: number[];
     /** Busy CPU of the whole machine per run (ms): this process, the SQLite runners, the kernel. */
     machine_cpu_ms_per_run: number;
     /** Share of the machine's time the host took away over the pass (virtual machines; Linux). */
@@ -124,6 +128,13 @@ export interface E2eResult {
 }
 
 const ROW_CAP = 1_000_000;
+/**
+ * Warm-up passes. After a single one, the concurrent passes kept getting faster for about 2000
+ * runs (`--warmup 1 --passes 10`: 194.7 runs/s at first, 249.1 to 272.2 from the sixth pass;
+ * process CPU per run 7.39 ms, then 5.05 to 5.67), most likely V8 still compiling the hot code of
+ * its four isolates (service, model-call thread, oracle, clients) on its background threads.
+ */
+const WARMUP_PASSES = 4;
 const PAGE_LIMIT = 1000;
 
 /** Questions with a gold result and complete data, in dev.json order. */
@@ -178,12 +189,14 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     load = LoadGenerator.start(service.url, concurrency);
     const ask = askWith(client);
 
-    // One whole concurrent pass, not measured: each datasource's pool starts every SQLite runner
-    // process it will use, and the code and heap reach their steady state (shorter warm-ups left
-    // later passes up to a third faster than the first).
-    progress(`e2e: warm-up pass, ${concurrency} clients`);
-    await load.pass(questions);
-    await oracle.forgetRequests();
+    // Whole concurrent passes, not measured: each datasource's pool starts every SQLite runner
+    // process it will use, and the code and heap reach their steady state (WARMUP_PASSES).
+    const warmup = opts.warmup ?? WARMUP_PASSES;
+    for (let p = 1; p <= warmup; p++) {
+      progress(`e2e: warm-up pass ${p} of ${warmup}, ${concurrency} clients`);
+      await load.pass(questions);
+      await oracle.forgetRequests();
+    }
 
     progress(`e2e: sequential pass over ${questions.length} questions`);
     const outcomes: E2eOutcome[] = [];
@@ -214,6 +227,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       concurrent = {
         ...byRate[Math.floor((byRate.length - 1) / 2)]!,
         passes_runs_per_s: passes.map((x) => round3(x.runs / x.seconds)),
+        passes_process_cpu_ms_per_run: passes.map((x) => x.process_cpu_ms_per_run),
       };
     }
     const createAfter = fileCreateCpuMs(service.storageDir, 'after');
@@ -259,6 +273,7 @@ async function concurrentPass(
     runs,
     seconds: round3(seconds),
     passes_runs_per_s: [],
+    passes_process_cpu_ms_per_run: [],
     process_cpu_ms_per_run: round3((cpu.user + cpu.system) / 1000 / runs),
     machine_cpu_ms_per_run: round3((machine1.busyMs - machine0.busyMs) / runs),
     steal:

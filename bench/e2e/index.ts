@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--passes 3] [--limit N]
+ * `npm run bench -- e2e --data DIR [--json OUT] [--concurrency 8] [--passes 3] [--warmup 4] [--limit N]
  *  [--sample-rows 1000] [--storage DIR] [--sequential-only] [--profile FILE.cpuprofile]
  *  [--heap-profile FILE.heapprofile] [--log]`
  *
@@ -31,6 +31,7 @@ export async function run(args: BenchArgs): Promise<object> {
     data: args.data,
     concurrency: int('concurrency', o.concurrency),
     passes: int('passes', o.passes),
+    warmup: int('warmup', o.warmup),
     limit: int('limit', o.limit),
     sampleRows: int('sample-rows', o['sample-rows']),
     storage: typeof o.storage === 'string' ? o.storage : undefined,
@@ -67,7 +68,7 @@ function print({ figures: f, outcomes }: E2eResult): void {
       `\nthroughput: ${f.runs_per_s.toFixed(1)} runs/s with ${f.concurrent.clients} clients (${f.concurrent.runs} runs in ${f.concurrent.seconds} s; median of passes ${f.concurrent.passes_runs_per_s.join(', ')})  target >= 200`,
     );
     console.log(
-      `process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not)`,
+      `process CPU per run: ${f.concurrent.process_cpu_ms_per_run.toFixed(2)} ms (all threads of this process, oracle and clients included; SQLite runner processes not; by pass ${f.concurrent.passes_process_cpu_ms_per_run.join(', ')})`,
     );
     console.log(
       `machine CPU per run: ${f.concurrent.machine_cpu_ms_per_run.toFixed(2)} ms (every core: this process, the SQLite runner processes, the kernel; ${cpus().length} cores; host steal ${f.concurrent.steal === null ? 'n/a' : `${(100 * f.concurrent.steal).toFixed(1)}%`})`,

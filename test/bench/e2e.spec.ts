@@ -69,6 +69,8 @@ describeWithData('bench e2e (smoke)', () => {
     // Three passes by default, the median one reported; where the CPU went, per run.
     const c = figures.concurrent!;
     expect(c.passes_runs_per_s).toHaveLength(3);
+    expect(c.passes_process_cpu_ms_per_run).toHaveLength(3);
+    expect(c.passes_process_cpu_ms_per_run).toContain(c.process_cpu_ms_per_run);
     expect([...c.passes_runs_per_s].sort((a, b) => a - b)[1]).toBe(figures.runs_per_s);
     expect(c.event_loop_busy).toBeGreaterThan(0);
     expect(c.event_loop_busy).toBeLessThanOrEqual(1);
