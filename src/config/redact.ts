@@ -16,9 +16,14 @@ export function registerSecret(value: string | null | undefined): void {
 const PATTERNS: [RegExp, string][] = [
   [/\b(sk|rk|pk)-[A-Za-z0-9_-]{8,}/g, MASK], // provider API keys
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
-  [/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)([^@/\s]+)@/gi, `$1${MASK}@`], // scheme://user:pass@
+  // scheme://user:pass@ (a scheme of at most 32 characters: unbounded, a long run of letters and
+  // dashes with no `://` was rescanned from every word start, time quadratic in its length)
+  [/(\b[a-z][a-z0-9+.-]{0,31}:\/\/[^:/?#@\s]*:)([^@/\s]+)@/gi, `$1${MASK}@`],
   [
-    /\b(password|passwd|pwd|api[_-]?key|x-api-key|secret|token)(["']?\s*[:=]\s*["']?)([^\s"',;&}]+)/gi,
+    // A name may be prefixed (client_secret, x-api-key, refresh_token, aws_secret_access_key);
+    // the separator must follow the name at once, so `max_tokens: 1200` is left alone. At most
+    // three prefix words, for the same reason as the scheme's bound above.
+    /\b((?:[a-z0-9]+[_-]){0,3}(?:password|passwd|pwd|api[_-]?key|secret|token|private[_-]?key|access[_-]?key))(["']?\s*[:=]\s*["']?)([^\s"',;&}]+)/gi,
     `$1$2${MASK}`,
   ],
 ];
