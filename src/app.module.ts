@@ -8,6 +8,7 @@ import { IndexingModule } from './api/indexing/indexing.module';
 import { LlmModule } from './api/llm/llm.module';
 import { QueryModule } from './api/query/query.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
+import { JsonObjectBodyPipe } from './api/common/json-object-body.pipe';
 import type { Engine } from './engine/engine';
 import { EngineModule } from './engine/engine.module';
 
@@ -22,6 +23,8 @@ export class AppModule {
       imports: [EngineModule.forEngine(engine), ...ROUTE_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        // Global pipes run in the order listed: the object check first, then the DTO's checks.
+        { provide: APP_PIPE, useClass: JsonObjectBodyPipe },
         {
           provide: APP_PIPE,
           useValue: new ValidationPipe({

@@ -379,6 +379,8 @@ export class Engine {
 
   private begin(request: RunRequest, signal: AbortSignal, observed: boolean): RunHandle {
     if (this.closed) throw new EngineError('ENGINE_CLOSED', 'the engine is closed');
+    // The HTTP routes refuse a blank question with a 422 first; programmatic callers meet it here.
+    if (!request.question.trim()) throw new EngineError('REQUEST_INVALID', 'the question is blank');
     return startRun(this.runServices, request, signal, observed);
   }
 

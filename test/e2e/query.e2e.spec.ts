@@ -183,6 +183,21 @@ describe('runs on sqlite', () => {
         detail: expect.stringMatching(/^the request body is not valid JSON: /),
         error_code: 'REQUEST_INVALID',
       });
+      // White space alone is no question, and the model is not asked.
+      const blank = await http('POST', `${app.url}/api/v1/query`, { body: { natural_language: ' \n ' } });
+      expect([blank.status, blank.json()]).toEqual([
+        422,
+        { detail: 'natural_language must not be blank', error_code: 'REQUEST_INVALID' },
+      ]);
+      expect(fake.requests).toHaveLength(0);
+      // An array is JSON but not an object: said so, not reported as missing fields.
+      const array = await http('POST', `${app.url}/api/v1/query`, {
+        rawBody: '[{"natural_language": "How many?"}]',
+      });
+      expect([array.status, array.json()]).toEqual([
+        422,
+        { detail: 'the request body must be a JSON object', error_code: 'REQUEST_INVALID' },
+      ]);
       for (const rawBody of ['null', '"a question"', '42']) {
         const notObject = await http('POST', `${app.url}/api/v1/query`, { rawBody });
         expect([notObject.status, notObject.json()]).toEqual([

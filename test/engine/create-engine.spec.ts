@@ -32,6 +32,13 @@ it('answers a question from TypeScript without the HTTP layer', async () => {
     expect(answer.status).toBe('success');
     expect(answer.sub_queries[0]?.rows?.rows).toEqual([[2]]);
     expect(answer.final_answer?.summary).toBe('There are 2 customers.');
+    // A blank question is refused before any model call.
+    const calls = fake.requests.length;
+    await expect(engine.ask(' \n\t ', { roles: ['analyst'] })).rejects.toMatchObject({
+      code: 'REQUEST_INVALID',
+      message: 'the question is blank',
+    });
+    expect(fake.requests).toHaveLength(calls);
   } finally {
     await engine.close();
     await fake.close();

@@ -4,23 +4,21 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsInt,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 
 const obj = { type: 'object', additionalProperties: true } as const;
 
 export class QueryRequest {
-  @ApiProperty({ description: "The user's question", example: 'How many orders were placed last month?' })
+  @ApiProperty({
+    description: "The user's question (not blank)",
+    example: 'How many orders were placed last month?',
+    minLength: 1,
+    maxLength: 4000,
+    pattern: '\\S',
+  })
   @IsString()
-  @IsNotEmpty()
+  // Empty or white space alone is no question: refused here rather than sent to the model.
+  @Matches(/\S/, { message: 'natural_language must not be blank' })
   @MaxLength(4000)
   natural_language!: string;
 
