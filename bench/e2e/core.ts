@@ -195,7 +195,6 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     for (let p = 1; p <= warmup; p++) {
       progress(`e2e: warm-up pass ${p} of ${warmup}, ${concurrency} clients`);
       await load.pass(questions);
-      await oracle.forgetRequests();
     }
 
     progress(`e2e: sequential pass over ${questions.length} questions`);
@@ -206,7 +205,6 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       const verdict = await score(client, q, res, oracle.importError(q));
       outcomes.push({ idx: q.idx, dbId: q.dbId, ...verdict, measure });
     }
-    await oracle.forgetRequests();
 
     let concurrent: E2eFigures['concurrent'] = null;
     if (!opts.sequentialOnly) {
@@ -254,7 +252,7 @@ async function concurrentPass(
   questions: readonly E2eQuestion[],
   concurrency: number,
 ): Promise<NonNullable<E2eFigures['concurrent']>> {
-  await oracle.forgetRequests();
+  await oracle.restartBusyClock();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();

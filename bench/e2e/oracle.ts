@@ -88,14 +88,14 @@ export class Oracle {
     return this.importErrors.get(q) ?? null;
   }
 
-  /** The fake server keeps every request: the bench forgets them between passes. */
-  async forgetRequests(): Promise<void> {
-    await this.call({ type: 'forget' });
+  /** Starts the oracle thread's busy time again (stats' busyMs), at the start of a pass. */
+  async restartBusyClock(): Promise<void> {
+    await this.call({ type: 'restart-clock' });
   }
 
   /**
    * Calls answered per step, calls that named a question the oracle did not know, and how long
-   * the oracle's thread was busy since requests were last forgotten.
+   * the oracle's thread was busy since its busy clock was last restarted.
    */
   async stats(): Promise<{ counts: Record<string, number>; unknown: number; busyMs: number }> {
     const done = await this.call({ type: 'stats' });

@@ -47,15 +47,20 @@ export class FakeModelServer {
   private constructor(
     private readonly server: Server,
     readonly port: number,
+    private readonly record: boolean,
   ) {}
 
-  static async start(): Promise<FakeModelServer> {
+  /**
+   * `record: false` keeps no request (`requests` stays empty): for the e2e bench's oracle, which
+   * answers thousands of 15 KB planning requests a pass and never reads them back.
+   */
+  static async start(options: { record?: boolean } = {}): Promise<FakeModelServer> {
     let fake: FakeModelServer | null = null;
     const server = createServer((req, res) => {
       void fake!.handle(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    fake = new FakeModelServer(server, (server.address() as AddressInfo).port);
+    fake = new FakeModelServer(server, (server.address() as AddressInfo).port, options.record !== false);
     server.on('connection', (s) => {
       fake.sockets.add(s);
       s.on('close', () => fake.sockets.delete(s));
@@ -133,7 +138,7 @@ export class FakeModelServer {
       body,
       stream: body?.stream === true,
     };
-    this.requests.push(recorded);
+    if (this.record) this.requests.push(recorded);
     const reply = this.handler?.(recorded) ?? this.queue.shift();
     if (!reply) {
       const f = renderFailure(wire, 'server', 'fake model server: no scripted reply for this request');
