@@ -21,5 +21,7 @@ module.exports = {
   ],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  globalSetup: '<rootDir>/test/temp-root.setup.ts',
+  globalTeardown: '<rootDir>/test/temp-root.teardown.ts',
   testTimeout: 60000,
 };
