@@ -3,7 +3,7 @@
  * config object, for e2e tests. `listen: 'unix'` serves on a Unix socket instead, whose clients
  * have no IP address: the service must treat them as non-loopback.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -25,20 +25,6 @@ export async function startApp(
   opts: { listen?: 'tcp' | 'unix'; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningApp> {
   const dir = mkdtempSync(join(tmpdir(), 'nl2sql-app-'));
-  try {
-    return await startIn(dir, raw, opts);
-  } catch (err) {
-    // A test that expects the start to fail leaves no folder behind either.
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-}
-
-async function startIn(
-  dir: string,
-  raw: Record<string, unknown>,
-  opts: { listen?: 'tcp' | 'unix'; env?: NodeJS.ProcessEnv },
-): Promise<RunningApp> {
   const config = parseConfig(
     {
       storage: {
@@ -73,9 +59,6 @@ async function startIn(
     close: async () => {
       await app.close();
       await engine.close();
-      // Results, traces, index and socket go with the app: a test run left 80 folders in the OS
-      // temp folder before.
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Request, Response } from 'express';
 import { redact } from '../../config/redact';
 import { getLogger } from '../../engine/logging/logger';
 import { statusForCode } from './error-status';
+import { NOT_A_JSON_OBJECT } from './json-object-body.pipe';
 
 const log = getLogger('nl2sql.http');
 
@@ -79,7 +80,7 @@ function unparsableBody(exception: unknown): string | null {
   if (failure?.type !== 'entity.parse.failed') return null;
   const text = typeof failure.body === 'string' ? failure.body.trim() : '';
   if (text && !text.startsWith('{') && !text.startsWith('[')) {
-    return 'the request body must be a JSON object';
+    return NOT_A_JSON_OBJECT;
   }
   return `the request body is not valid JSON: ${String(failure.message)}`;
 }

@@ -12,11 +12,14 @@ import {
   type PipeTransform,
 } from '@nestjs/common';
 
+/** The 422 detail of a body that is JSON but not an object (this pipe, and the error filter's). */
+export const NOT_A_JSON_OBJECT = 'the request body must be a JSON object';
+
 @Injectable()
 export class JsonObjectBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body' && Array.isArray(value) && isRequestDto(metadata.metatype))
-      throw new UnprocessableEntityException('the request body must be a JSON object');
+      throw new UnprocessableEntityException(NOT_A_JSON_OBJECT);
     return value;
   }
 }

@@ -70,7 +70,9 @@ const firstError = new Ajv({
   validateFormats: false,
 });
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
-const validators = new WeakMap<JsonSchema, { passes: ValidateFunction; explain: ValidateFunction }>();
+/** Compiled once per schema each; the explaining one only when some answer first fails. */
+const passing = new WeakMap<JsonSchema, ValidateFunction>();
+const explaining = new WeakMap<JsonSchema, ValidateFunction>();
 
 export async function structuredCall<T>(
   ctx: CallContext,
@@ -78,7 +80,6 @@ export async function structuredCall<T>(
   options: CallOptions = {},
 ): Promise<StructuredResult<T>> {
   const { agent } = ctx;
-  const validate = validatorFor(request.schema);
   const output: OutputSpec = {
     method: agent.structuredOutput,
     schema: request.schema,
@@ -87,6 +88,7 @@ export async function structuredCall<T>(
   };
   const system =
     agent.structuredOutput === 'json_mode' ? withSchemaInPrompt(request.system, request) : request.system;
+  const passes = compiled(firstError, passing, request.schema);
   const calls: CallRecord[] = [];
   const corrections: ChatMessage[] = [];
   let lastErrors = '';
@@ -99,8 +101,8 @@ export async function structuredCall<T>(
       signal: options.signal,
     });
     const parsed = parseAnswer(response);
-    if (parsed.ok && validate.passes(parsed.value)) return { value: parsed.value as T, calls };
-    lastErrors = parsed.ok ? explain(validate.explain, parsed.value, request.schemaName) : parsed.error;
+    if (parsed.ok && passes(parsed.value)) return { value: parsed.value as T, calls };
+    lastErrors = parsed.ok ? explain(request, parsed.value) : parsed.error;
     corrections.push(
       { role: 'assistant', content: response.text || '(empty answer)' },
       {
@@ -219,17 +221,22 @@ function withSchemaInPrompt(system: string, request: StructuredRequest): string 
   return `${system}\n\nAnswer with one JSON object only (no prose, no code fence): a ${request.schemaName} matching this JSON Schema:\n${JSON.stringify(request.schema)}`;
 }
 
-function validatorFor(schema: JsonSchema): { passes: ValidateFunction; explain: ValidateFunction } {
-  let v = validators.get(schema);
+function compiled(
+  instance: Ajv,
+  cache: WeakMap<JsonSchema, ValidateFunction>,
+  schema: JsonSchema,
+): ValidateFunction {
+  let v = cache.get(schema);
   if (!v) {
-    v = { passes: firstError.compile(schema), explain: ajv.compile(schema) };
-    validators.set(schema, v);
+    v = instance.compile(schema);
+    cache.set(schema, v);
   }
   return v;
 }
 
 /** Every way the value fails the schema, for the correction message. */
-function explain(validate: ValidateFunction, value: unknown, schemaName: string): string {
+function explain(request: StructuredRequest, value: unknown): string {
+  const validate = compiled(ajv, explaining, request.schema);
   validate(value);
-  return ajv.errorsText(validate.errors, { dataVar: schemaName, separator: '; ' });
+  return ajv.errorsText(validate.errors, { dataVar: request.schemaName, separator: '; ' });
 }

@@ -2,6 +2,7 @@
  * Built-in wire clients run their calls in the model-call thread (wire-thread.ts): the client the
  * engine holds must behave as the wire client itself, over real HTTP to the fake model server.
  */
+import { Worker } from 'node:worker_threads';
 import { LlmError } from '../../../src/engine/llm/errors';
 import type { JsonSchema, ResolvedAgent } from '../../../src/engine/llm/providers/provider';
 import { ThreadedModelClient } from '../../../src/engine/llm/providers/wire-thread';
@@ -116,17 +117,30 @@ test('an output schema crosses once per thread and every request still carries i
     ...ask,
     output: { method: 'json_schema' as const, schema, name },
   });
-  fake.reply({ json: { n: 1 } }, { json: { s: 'a' } }, { json: { n: 2 } });
-  const client = openai();
-  expect((await client.complete(structured(plan, 'plan'))).text).toBe('{"n":1}');
-  expect((await client.complete(structured(other, 'other'))).text).toBe('{"s":"a"}');
-  expect((await client.complete(structured(plan, 'plan'))).text).toBe('{"n":2}');
-  expect([sentSchema(0), sentSchema(1), sentSchema(2)]).toEqual([plan, other, plan]);
-  // The last client closed ends the thread; the next thread is sent the schema again.
-  await client.close();
-  fake.reply({ json: { n: 3 } });
-  const again = openai();
-  expect((await again.complete(structured(plan, 'plan'))).text).toBe('{"n":3}');
-  expect(sentSchema(3)).toEqual(plan);
-  await again.close();
+  // What the engine posts to the thread: each schema once, then only its id with each call.
+  const posted = jest.spyOn(Worker.prototype, 'postMessage');
+  const schemasPosted = () =>
+    posted.mock.calls.filter(([m]) => (m as { type?: string }).type === 'schema').map(([m]) => m.schema);
+  const callsCarrySchema = () =>
+    posted.mock.calls.some(([m]) => (m as { type?: string }).type === 'call' && 'schema' in m.request.output);
+  try {
+    fake.reply({ json: { n: 1 } }, { json: { s: 'a' } }, { json: { n: 2 } });
+    const client = openai();
+    expect((await client.complete(structured(plan, 'plan'))).text).toBe('{"n":1}');
+    expect((await client.complete(structured(other, 'other'))).text).toBe('{"s":"a"}');
+    expect((await client.complete(structured(plan, 'plan'))).text).toBe('{"n":2}');
+    expect([sentSchema(0), sentSchema(1), sentSchema(2)]).toEqual([plan, other, plan]);
+    expect(schemasPosted()).toEqual([plan, other]);
+    expect(callsCarrySchema()).toBe(false);
+    // The last client closed ends the thread; the next thread is sent the schema again.
+    await client.close();
+    fake.reply({ json: { n: 3 } });
+    const again = openai();
+    expect((await again.complete(structured(plan, 'plan'))).text).toBe('{"n":3}');
+    expect(sentSchema(3)).toEqual(plan);
+    expect(schemasPosted()).toEqual([plan, other, plan]);
+    await again.close();
+  } finally {
+    posted.mockRestore();
+  }
 });
