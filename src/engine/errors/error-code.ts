@@ -1,0 +1,107 @@
+/**
+ * Every `error_code` the service can put on the wire, in one closed list (the README's error table).
+ * HTTP statuses, the OpenAPI enum and the MCP tool errors are all derived from this list, so a code
+ * added here without a status does not compile (see the exhaustive mapping in api/common).
+ */
+export const ERROR_CODES = [
+  // model providers (run)
+  'PROVIDER_AUTH_FAILED',
+  'PROVIDER_PERMISSION_DENIED',
+  'PROVIDER_MODEL_NOT_FOUND',
+  'PROVIDER_RATE_LIMITED',
+  'PROVIDER_QUOTA_EXCEEDED',
+  'PROVIDER_TIMEOUT',
+  'PROVIDER_UNAVAILABLE',
+  'PROVIDER_BAD_REQUEST',
+  'PROVIDER_CONTEXT_TOO_LONG',
+  'PROVIDER_CONTENT_REFUSED',
+  'PROVIDER_TEMPERATURE_REJECTED',
+  'PROVIDER_ERROR',
+  'MODEL_OUTPUT_INVALID',
+  // model set-up
+  'LLM_KEY_MISSING',
+  'LLM_PROVIDER_NOT_INSTALLED',
+  'LLM_PROVIDER_UNSUPPORTED',
+  'LLM_BASE_URL_REQUIRED',
+  'LLM_PLUGIN_INVALID',
+  'LLM_CLIENT_CLOSED',
+  'LLM_AGENT_UNKNOWN',
+  // routing, roles, hooks, limits
+  'DATASOURCE_NOT_FOUND',
+  'DATASOURCE_DENIED',
+  'TABLE_DENIED',
+  'COLUMN_DENIED',
+  'NO_DATASOURCE_AVAILABLE',
+  'QUESTION_UNANSWERABLE',
+  'HOOK_DENIED',
+  'RUN_COST_LIMIT',
+  'RUN_CALL_LIMIT',
+  'RUN_CANCELLED',
+  // plan problems (sent back to the planner; reported when retries run out)
+  'UNKNOWN_TABLE',
+  'UNKNOWN_COLUMN',
+  'UNKNOWN_TABLE_ALIAS',
+  'AMBIGUOUS_COLUMN',
+  'DUPLICATE_ALIAS',
+  'UNGROUPED_COLUMN',
+  'MISPLACED_AGGREGATE',
+  'NESTED_AGGREGATE',
+  'MISPLACED_WINDOW',
+  'MISPLACED_STAR',
+  'BAD_ARGUMENTS',
+  'BAD_FRAME',
+  'BAD_LIMIT',
+  'LIMIT_TOO_LARGE',
+  'SET_OP_COLUMN_COUNT',
+  'SUBQUERY_COLUMN_COUNT',
+  'JOIN_MISSING_CONDITION',
+  'JOIN_TYPE_MISMATCH',
+  'PLAN_SCHEMA_VIOLATION',
+  'PLAN_MISSING',
+  'PLAN_UNSUPPORTED',
+  'PLAN_MALFORMED',
+  'PLAN_PARAM_MISSING',
+  'SQL_PARSE_ERROR',
+  'SQL_IMPORT_UNSUPPORTED',
+  // datasources
+  'DATASOURCE_UNAVAILABLE',
+  'DATASOURCE_TIMEOUT',
+  'DATASOURCE_READ_ONLY',
+  'DATASOURCE_QUERY_FAILED',
+  'DATASOURCE_ABORTED',
+  'DATASOURCE_CONFIG_INVALID',
+  'DATASOURCE_ADD_FAILED',
+  // configuration and start-up
+  'CONFIG_INVALID',
+  'SECRET_UNRESOLVED',
+  'ENGINE_NOT_READY',
+  'ENGINE_CLOSED',
+  // HTTP callers
+  'ROLE_REQUIRED',
+  'ROLE_FORBIDDEN',
+  'NOT_FOUND',
+  'REQUEST_INVALID',
+  'INVALID_PAGE_REQUEST',
+  // index
+  'INDEX_BUILD_FAILED',
+  'INDEX_UNAVAILABLE',
+  'EMBEDDINGS_KEY_MISSING',
+  'INDEX_STORE_UNAVAILABLE',
+  // demo database
+  'DEMO_PATH_OCCUPIED',
+  'DEMO_DATABASE_LOCKED',
+  'DEMO_DATABASE_UNREADABLE',
+  'DEMO_BUILD_FAILED',
+  'DEMO_BUILD_ABORTED',
+  // storage and the rest
+  'STORAGE_WRITE_FAILED',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && KNOWN.has(code);
+}
