@@ -9,18 +9,17 @@ import { LlmModule } from './api/llm/llm.module';
 import { QueryModule } from './api/query/query.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
 import { JsonObjectBodyPipe } from './api/common/json-object-body.pipe';
-import type { Engine } from './engine/engine';
-import { EngineModule } from './engine/engine.module';
 
 /** The route groups of spec 4; each is a thin module over the engine. */
 const ROUTE_MODULES = [HealthModule, QueryModule, DatasourceModule, LlmModule, IndexingModule];
 
 @Module({})
 export class AppModule {
-  static forEngine(engine: Engine): DynamicModule {
+  /** `engine` is EngineModule.forRoot(config, ...) (see engineModule in create-engine.ts). */
+  static forRoot(engine: DynamicModule): DynamicModule {
     return {
       module: AppModule,
-      imports: [EngineModule.forEngine(engine), ...ROUTE_MODULES],
+      imports: [engine, ...ROUTE_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         // Global pipes run in the order listed: the object check first, then the DTO's checks.

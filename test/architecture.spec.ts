@@ -2,7 +2,8 @@
  * The layer rules of DESIGN.md, checked on the import statements of every source file: the engine
  * never imports the HTTP layer; the plan layer is pure (no Nest, no driver); only
  * engine/llm/providers imports model SDKs; only engine/datasources imports database drivers
- * (DuckDB is also the embedded engine of result artifacts and of the schema index).
+ * (DuckDB is also the embedded engine of result artifacts, of the schema index, and of the demo
+ * database's generator).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -85,6 +86,8 @@ it('only engine/datasources opens database connections', () => {
     .filter((f) => f.imports.includes('@duckdb/node-api'))
     .map((f) => f.path.split('/').slice(0, 3).join('/'));
   expect([...new Set(duckdbUsers)].sort()).toEqual([
+    // The demo generator writes the demo database file; it is never a datasource connection.
+    'src/demo/demo-database.ts',
     'src/engine/datasources',
     'src/engine/index',
     'src/engine/storage',

@@ -12,7 +12,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../src/app.factory';
 import { parseConfig } from '../../src/config/loader';
 import type { SchemaSnapshot } from '../../src/engine/datasources/schema';
-import { Engine } from '../../src/engine/engine';
+import { engineHandle, type Engine } from '../../src/create-engine';
+import { DatasourceRegistry } from '../../src/engine/datasources/registry';
 
 export interface ServiceOptions {
   /** db id -> SQLite file. The files are opened read-only by the sqlite adapter. */
@@ -66,30 +67,27 @@ export function benchConfig(opts: ServiceOptions, dir: string): Record<string, u
 
 export async function startService(opts: ServiceOptions): Promise<RunningService> {
   const dir = mkdtempSync(join(opts.storageParent ?? tmpdir(), 'nl2sql-bench-e2e-'));
-  let engine: Engine | null = null;
   let app: NestExpressApplication | null = null;
   try {
     const config = parseConfig(benchConfig(opts, dir), 'e2e bench config', { baseDir: dir });
-    engine = Engine.create(config, { env: process.env });
-    await engine.check();
-    app = await createApp(engine);
+    app = await createApp(config, { env: process.env });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
-    const started = { engine, app };
+    const started = app;
+    const engine = engineHandle(app);
+    const datasources = engine.get(DatasourceRegistry);
     return {
       url: `http://127.0.0.1:${port}`,
       storageDir: dir,
       engine,
-      snapshot: (dbId) => started.engine.datasources.get(dbId)?.snapshot ?? null,
+      snapshot: (dbId) => datasources.get(dbId)?.snapshot ?? null,
       close: async () => {
-        await started.app.close();
-        await started.engine.close();
+        await started.close();
         rmSync(dir, { recursive: true, force: true });
       },
     };
   } catch (err) {
     await app?.close().catch(() => undefined);
-    await engine?.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }

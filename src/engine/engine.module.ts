@@ -1,11 +1,25 @@
 /**
- * Makes one built Engine available to Nest providers. The engine is built outside Nest
- * (`Engine.create`) so that it is usable without HTTP and so that start-up can refuse to serve
- * before any module exists. Its pipeline steps are registered as providers too, one per step, so
- * Nest code (and tests using the testing module) can reach each step by its class.
+ * The engine as a Nest module: every port (abstract classes as tokens, so a test or a shared
+ * backend can replace one), every pipeline node and every engine service is a provider built by
+ * Nest with constructor injection. `forRoot(config)` is used by the HTTP app and by createEngine
+ * (NestFactory.createApplicationContext), so both run the same engine.
  */
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
-import { Engine } from './engine';
+import type { AppConfig } from '../config/defaults';
+import { SecretManager } from '../config/secrets';
+import { DatasourceAdmin } from './admin/datasource-admin.service';
+import { IndexAdmin } from './admin/index-admin.service';
+import { ResultsService } from './admin/results.service';
+import { DATASOURCE_PREPARERS } from './datasources/preparer';
+import { DatasourceRegistry } from './datasources/registry';
+import { ENGINE_CONFIG, type EngineOptions } from './engine-config';
+import { OperatorEvents } from './events/operator-events';
+import { SchemaIndex } from './index/schema-index';
+import { EngineLifecycle } from './lifecycle/engine-lifecycle';
+import { EngineState } from './lifecycle/engine-state';
+import { PURGE_INTERVAL_S, RetentionService } from './lifecycle/retention.service';
+import { LlmService } from './llm/llm-service';
+import { getLogger } from './logging/logger';
 import { AnswerSynthesizer } from './pipeline/nodes/answer-synthesizer';
 import { AstPlanner } from './pipeline/nodes/ast-planner';
 import { DatasourceResolver } from './pipeline/nodes/datasource-resolver';
@@ -15,28 +29,92 @@ import { Generator } from './pipeline/nodes/generator';
 import { LogicalValidator } from './pipeline/nodes/logical-validator';
 import { VerifiedResolver } from './pipeline/nodes/verified-resolver';
 import { Pipeline } from './pipeline/pipeline';
+import { MemoryPlanCache, PlanCache } from './pipeline/plan-cache';
+import { RunService } from './pipeline/run-service';
+import { VerifiedQueries } from './pipeline/verified-queries';
+import { HookRunner } from './policy/hooks';
+import { LocalResultStore, LocalTraceStore, ResultStore, TraceStore } from './storage';
+
+export const PIPELINE_NODES = [
+  DatasourceResolver,
+  Decomposer,
+  VerifiedResolver,
+  AstPlanner,
+  LogicalValidator,
+  Generator,
+  Executor,
+  AnswerSynthesizer,
+] as const;
 
 @Global()
 @Module({})
 export class EngineModule {
-  static forEngine(engine: Engine): DynamicModule {
-    const p = engine.pipeline;
+  static forRoot(config: AppConfig, options: EngineOptions = {}): DynamicModule {
+    const ports: Provider[] = [
+      { provide: ENGINE_CONFIG, useValue: config },
+      { provide: DATASOURCE_PREPARERS, useValue: options.preparers ?? [] },
+      { provide: PURGE_INTERVAL_S, useValue: options.purgeIntervalS ?? 86400 },
+      {
+        provide: SecretManager,
+        useFactory: () => options.secrets ?? new SecretManager(options.env ?? process.env, config.base_dir),
+      },
+      { provide: OperatorEvents, useFactory: () => new OperatorEvents(config.tenant_id) },
+      {
+        provide: DatasourceRegistry,
+        inject: [SecretManager],
+        useFactory: (secrets: SecretManager) => {
+          const registry = new DatasourceRegistry(secrets, getLogger('nl2sql.datasource'), config.base_dir);
+          config.datasources.forEach((ds, i) => registry.add(ds, `datasources[${i}]`));
+          return registry;
+        },
+      },
+      {
+        provide: LlmService,
+        inject: [SecretManager, OperatorEvents],
+        useFactory: (secrets: SecretManager, audit: OperatorEvents) =>
+          new LlmService({
+            llm: config.llm ?? undefined,
+            secrets,
+            audit,
+            maxCostUsd: config.settings.pipeline.max_cost_usd,
+            discoverPlugins: config.base_dir,
+            source: options.source ?? 'config',
+          }),
+      },
+      {
+        provide: SchemaIndex,
+        inject: [SecretManager],
+        useFactory: (secrets: SecretManager) => SchemaIndex.fromConfig(config, secrets),
+      },
+      { provide: ResultStore, useFactory: () => new LocalResultStore(config.storage.results.path) },
+      { provide: TraceStore, useFactory: () => new LocalTraceStore(config.storage.traces.path) },
+      {
+        provide: PlanCache,
+        useFactory: () => new MemoryPlanCache(config.settings.pipeline.plan_cache_size),
+      },
+      { provide: VerifiedQueries, useFactory: () => new VerifiedQueries(config.verified_queries) },
+      {
+        provide: HookRunner,
+        inject: [OperatorEvents],
+        useFactory: (events: OperatorEvents) => new HookRunner(config.hooks, events),
+      },
+      { provide: EngineState, useFactory: () => new EngineState() },
+    ];
     const providers: Provider[] = [
-      { provide: Engine, useValue: engine },
-      { provide: Pipeline, useValue: p },
-      { provide: DatasourceResolver, useValue: p.resolver },
-      { provide: Decomposer, useValue: p.decomposer },
-      { provide: VerifiedResolver, useValue: p.verifiedResolver },
-      { provide: AstPlanner, useValue: p.planner },
-      { provide: LogicalValidator, useValue: p.validator },
-      { provide: Generator, useValue: p.generator },
-      { provide: Executor, useValue: p.executor },
-      { provide: AnswerSynthesizer, useValue: p.answer },
+      ...ports,
+      ...PIPELINE_NODES,
+      Pipeline,
+      RunService,
+      DatasourceAdmin,
+      IndexAdmin,
+      ResultsService,
+      RetentionService,
+      EngineLifecycle,
     ];
     return {
       module: EngineModule,
       providers,
-      exports: providers.map((x) => (x as { provide: unknown }).provide as never),
+      exports: providers.map((p) => (typeof p === 'function' ? p : p.provide)),
     };
   }
 }

@@ -2,6 +2,7 @@
 import type { OperatorEvent } from '../../src/engine/events/operator-events';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { http } from '../support/http';
+import { OperatorEvents } from '../../src/engine/events/operator-events';
 
 const KEY = 'sk-route-test-abcdef0123456789';
 let app: RunningApp;
@@ -21,7 +22,7 @@ beforeAll(async () => {
     },
     { env: { ...process.env, ROUTE_TEST_KEY: KEY } },
   );
-  app.engine.events.subscribe((e) => {
+  app.engine.get(OperatorEvents).subscribe((e) => {
     if (e.name.startsWith('audit.')) audit.push(e);
   });
 });

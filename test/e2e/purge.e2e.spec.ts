@@ -7,6 +7,8 @@ import { shopOn } from '../support/databases';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
 import { PipelineModel } from '../support/pipeline-model';
+import { ENGINE_CONFIG, type EngineConfig } from '../../src/engine/engine-config';
+import { RetentionService } from '../../src/engine/lifecycle/retention.service';
 
 let fake: FakeModelServer;
 let app: RunningApp;
@@ -40,14 +42,14 @@ async function run(question: string): Promise<{ traceId: string; tracePath: stri
 it('removes the old run and keeps the recent one', async () => {
   const old = await run('List the order ids');
   const recent = await run('Which order ids exist?');
-  const { results } = app.engine.config.storage;
+  const { results } = app.engine.get<EngineConfig>(ENGINE_CONFIG).storage;
   const oldResults = join(results.path, 'default', old.traceId);
   expect(existsSync(oldResults)).toBe(true);
   const longAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000);
   utimesSync(oldResults, longAgo, longAgo);
   utimesSync(old.tracePath, longAgo, longAgo);
 
-  const report = await app.engine.purge();
+  const report = await app.engine.get(RetentionService).purge();
   expect(report.removed).toEqual({ results: 1, traces: 1 });
   expect(report.errors).toEqual([]);
   expect(existsSync(oldResults)).toBe(false);

@@ -12,6 +12,9 @@ import { shopOn, type ShopDatasource } from '../support/databases';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
 import { PipelineModel, questionOf, userText } from '../support/pipeline-model';
+import { OperatorEvents } from '../../src/engine/events/operator-events';
+import { lastValueFrom, tap } from 'rxjs';
+import type { QueryResponse } from '../../src/engine/pipeline/wire';
 
 const SUMMARY = 'France has 2 orders totalling 30.5 and Finland has 1 order totalling 7.25.';
 
@@ -470,7 +473,7 @@ describe('runs on sqlite', () => {
     );
     const app = await appWith(ds, { hooks: [{ module: hookPath, scope: 'sub_query' }] });
     const seen: string[] = [];
-    const sub = app.engine.events.subscribe((e) => seen.push(e.name));
+    const sub = app.engine.get(OperatorEvents).subscribe((e) => seen.push(e.name));
     try {
       new PipelineModel(fake)
         .on('decompose_question', {
@@ -524,14 +527,17 @@ describe('runs on sqlite', () => {
     try {
       const model = scriptHappyPath(new PipelineModel(fake));
       const events: string[] = [];
-      const handle = app.engine.start({
-        question: 'Orders per country?',
-        datasourceId: null,
-        execute: true,
-        caller: { roles: ['analyst'], userId: null },
-      });
-      handle.emitter.events$.subscribe((e) => events.push(e.name));
-      const body = await handle.done;
+      const last = await lastValueFrom(
+        app.engine
+          .stream({
+            question: 'Orders per country?',
+            datasourceId: null,
+            execute: true,
+            caller: { roles: ['analyst'], userId: null },
+          })
+          .pipe(tap((e) => events.push(e.name))),
+      );
+      const body = (last.data as { result: QueryResponse }).result;
       expect(body.status).toBe('error');
       expect(body.errors[0]!.error_code).toBe('RUN_COST_LIMIT');
       expect(events).toContain('run.limit_reached');

@@ -5,6 +5,7 @@
  */
 import { http } from '../support/http';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
+import { DatasourceAdmin } from '../../src/engine/admin/datasource-admin.service';
 
 interface AdminRoute {
   readonly name: string;
@@ -36,7 +37,9 @@ const ADMIN_ROUTES: AdminRoute[] = [
     name: 'DELETE /api/v1/datasource/{id}',
     granted: 200,
     send: async (app, headers, n) => {
-      app.engine.addDatasource({ id: `victim_${n}`, type: 'sqlite', connection: { path: fixture } });
+      app.engine
+        .get(DatasourceAdmin)
+        .add({ id: `victim_${n}`, type: 'sqlite', connection: { path: fixture } });
       return http('DELETE', `${app.url}/api/v1/datasource/victim_${n}`, {
         socketPath: app.socketPath,
         headers,

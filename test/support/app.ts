@@ -10,7 +10,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import Database from 'better-sqlite3';
 import { createApp } from '../../src/app.factory';
 import { parseConfig } from '../../src/config/loader';
-import { Engine } from '../../src/engine/engine';
+import { engineHandle, type Engine } from '../../src/create-engine';
 
 export interface RunningApp {
   readonly url: string;
@@ -37,9 +37,10 @@ export async function startApp(
     'test config',
     { baseDir: dir },
   );
-  const engine = Engine.create(config, { env: opts.env ?? process.env });
-  await engine.check();
-  const app = await createApp(engine);
+  const app = await createApp(config, { env: opts.env ?? process.env });
+  // The engine's start-up checks run here; a failure has closed what they opened.
+  await app.init();
+  const engine = engineHandle(app);
   let url: string;
   let socketPath: string | null = null;
   if (opts.listen === 'unix') {
@@ -56,10 +57,7 @@ export async function startApp(
     socketPath,
     engine,
     app,
-    close: async () => {
-      await app.close();
-      await engine.close();
-    },
+    close: () => app.close(),
   };
 }
 

@@ -1,23 +1,120 @@
 /**
- * The one place where an engine error code becomes an HTTP status. Pipeline failures never come
- * here: they are data in `errors[]` of a 200 response.
+ * The one place where an engine error code becomes an HTTP status: one case per code of the
+ * closed ErrorCode list, so a new code does not compile until it has a status here. Pipeline
+ * failures normally never come here (they are data in `errors[]` of a 200 response); their codes
+ * still have the status a route would answer if one threw them.
  */
 import { HttpStatus } from '@nestjs/common';
+import type { ErrorCode } from '../../engine/errors';
 
-const STATUS_BY_CODE: Readonly<Record<string, HttpStatus>> = {
-  NOT_FOUND: HttpStatus.NOT_FOUND,
-  CONFIG_INVALID: HttpStatus.UNPROCESSABLE_ENTITY,
-  REQUEST_INVALID: HttpStatus.UNPROCESSABLE_ENTITY,
-  INVALID_PAGE_REQUEST: HttpStatus.UNPROCESSABLE_ENTITY,
-  SECRET_UNRESOLVED: HttpStatus.UNPROCESSABLE_ENTITY,
-  LLM_KEY_MISSING: HttpStatus.UNPROCESSABLE_ENTITY,
-  LLM_PROVIDER_UNSUPPORTED: HttpStatus.UNPROCESSABLE_ENTITY,
-  LLM_PROVIDER_NOT_INSTALLED: HttpStatus.UNPROCESSABLE_ENTITY,
-  LLM_BASE_URL_REQUIRED: HttpStatus.UNPROCESSABLE_ENTITY,
-  LLM_PLUGIN_INVALID: HttpStatus.UNPROCESSABLE_ENTITY,
-};
+export function statusForCode(code: ErrorCode): HttpStatus {
+  switch (code) {
+    case 'NOT_FOUND':
+    case 'DATASOURCE_NOT_FOUND':
+    case 'LLM_AGENT_UNKNOWN':
+      return HttpStatus.NOT_FOUND;
+    case 'ROLE_REQUIRED':
+      return HttpStatus.UNAUTHORIZED;
+    case 'ROLE_FORBIDDEN':
+    case 'DATASOURCE_DENIED':
+    case 'TABLE_DENIED':
+    case 'COLUMN_DENIED':
+    case 'HOOK_DENIED':
+      return HttpStatus.FORBIDDEN;
+    case 'CONFIG_INVALID':
+    case 'REQUEST_INVALID':
+    case 'INVALID_PAGE_REQUEST':
+    case 'SECRET_UNRESOLVED':
+    case 'LLM_KEY_MISSING':
+    case 'LLM_PROVIDER_UNSUPPORTED':
+    case 'LLM_PROVIDER_NOT_INSTALLED':
+    case 'LLM_BASE_URL_REQUIRED':
+    case 'LLM_PLUGIN_INVALID':
+    case 'DATASOURCE_CONFIG_INVALID':
+    case 'QUESTION_UNANSWERABLE':
+    case 'NO_DATASOURCE_AVAILABLE':
+    case 'UNKNOWN_TABLE':
+    case 'UNKNOWN_COLUMN':
+    case 'UNKNOWN_TABLE_ALIAS':
+    case 'AMBIGUOUS_COLUMN':
+    case 'DUPLICATE_ALIAS':
+    case 'UNGROUPED_COLUMN':
+    case 'MISPLACED_AGGREGATE':
+    case 'NESTED_AGGREGATE':
+    case 'MISPLACED_WINDOW':
+    case 'MISPLACED_STAR':
+    case 'BAD_ARGUMENTS':
+    case 'BAD_FRAME':
+    case 'BAD_LIMIT':
+    case 'LIMIT_TOO_LARGE':
+    case 'SET_OP_COLUMN_COUNT':
+    case 'SUBQUERY_COLUMN_COUNT':
+    case 'JOIN_MISSING_CONDITION':
+    case 'JOIN_TYPE_MISMATCH':
+    case 'PLAN_SCHEMA_VIOLATION':
+    case 'PLAN_MISSING':
+    case 'PLAN_UNSUPPORTED':
+    case 'PLAN_MALFORMED':
+    case 'PLAN_PARAM_MISSING':
+    case 'PLAN_INVALID':
+    case 'SQL_PARSE_ERROR':
+    case 'SQL_IMPORT_UNSUPPORTED':
+    case 'MODEL_OUTPUT_INVALID':
+      return HttpStatus.UNPROCESSABLE_ENTITY;
+    case 'RUN_COST_LIMIT':
+    case 'RUN_CALL_LIMIT':
+    case 'PROVIDER_RATE_LIMITED':
+    case 'PROVIDER_QUOTA_EXCEEDED':
+      return HttpStatus.TOO_MANY_REQUESTS;
+    case 'PROVIDER_AUTH_FAILED':
+    case 'PROVIDER_PERMISSION_DENIED':
+    case 'PROVIDER_MODEL_NOT_FOUND':
+    case 'PROVIDER_UNAVAILABLE':
+    case 'PROVIDER_BAD_REQUEST':
+    case 'PROVIDER_BAD_RESPONSE':
+    case 'PROVIDER_CONTEXT_TOO_LONG':
+    case 'PROVIDER_CONTENT_REFUSED':
+    case 'PROVIDER_TEMPERATURE_REJECTED':
+    case 'PROVIDER_ERROR':
+    case 'LLM_CLIENT_CLOSED':
+      return HttpStatus.BAD_GATEWAY;
+    case 'PROVIDER_TIMEOUT':
+    case 'DATASOURCE_TIMEOUT':
+      return HttpStatus.GATEWAY_TIMEOUT;
+    case 'RUN_CANCELLED':
+    case 'ENGINE_NOT_READY':
+    case 'ENGINE_CLOSED':
+    case 'DATASOURCE_UNAVAILABLE':
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    case 'DATASOURCE_READ_ONLY':
+    case 'DATASOURCE_QUERY_FAILED':
+    case 'DATASOURCE_ABORTED':
+    case 'DATASOURCE_ADD_FAILED':
+    case 'INDEX_BUILD_FAILED':
+    case 'INDEX_UNAVAILABLE':
+    case 'EMBEDDINGS_KEY_MISSING':
+    case 'INDEX_STORE_UNAVAILABLE':
+    case 'INDEX_STORE_CLOSED':
+    case 'INDEX_BUILD_UNKNOWN':
+    case 'INDEX_SNAPSHOT_MISMATCH':
+    case 'DEMO_PATH_OCCUPIED':
+    case 'DEMO_DATABASE_LOCKED':
+    case 'DEMO_DATABASE_UNREADABLE':
+    case 'DEMO_BUILD_FAILED':
+    case 'DEMO_BUILD_ABORTED':
+    case 'STORAGE_WRITE_FAILED':
+    case 'INTERNAL_ERROR':
+      return HttpStatus.INTERNAL_SERVER_ERROR;
+    default:
+      return assertUnreachable(code);
+  }
+}
 
-/** Codes whose message is safe and useful to return; anything else gets a generic 500 detail. */
-export function statusForCode(code: string | undefined): HttpStatus | null {
-  return code ? (STATUS_BY_CODE[code] ?? null) : null;
+/** A client error's message says what to fix; a server error's may hold internals, so it stays in the log. */
+export function exposesDetail(status: HttpStatus): boolean {
+  return status < HttpStatus.INTERNAL_SERVER_ERROR;
+}
+
+function assertUnreachable(code: never): never {
+  throw new Error(`no HTTP status for error code ${String(code)}`);
 }

@@ -8,7 +8,8 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { Request, Response } from 'express';
 import { redact } from '../../config/redact';
 import { getLogger } from '../../engine/logging/logger';
-import { statusForCode } from './error-status';
+import { isErrorCode } from '../../engine/errors';
+import { exposesDetail, statusForCode } from './error-status';
 import { NOT_A_JSON_OBJECT } from './json-object-body.pipe';
 
 const log = getLogger('nl2sql.http');
@@ -52,9 +53,12 @@ export class HttpErrorFilter implements ExceptionFilter {
       return { status, body: { detail: redact(detail), error_code: code } };
     }
     const code = (exception as { code?: unknown })?.code;
-    const status = typeof code === 'string' ? statusForCode(code) : null;
-    if (status !== null && exception instanceof Error) {
-      return { status, body: { detail: redact(exception.message), error_code: code } };
+    if (exception instanceof Error && isErrorCode(code)) {
+      const status = statusForCode(code);
+      if (exposesDetail(status))
+        return { status, body: { detail: redact(exception.message), error_code: code } };
+      log.error('engine error', { request_id: req.id, error_code: code, error: describe(exception) });
+      return { status, body: { detail: GENERIC_500, error_code: code } };
     }
     log.error('unexpected failure', {
       request_id: req.id,

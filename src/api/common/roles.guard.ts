@@ -7,6 +7,7 @@ import {
   applyDecorators,
   type CanActivate,
   type ExecutionContext,
+  Inject,
   Injectable,
   SetMetadata,
   UseGuards,
@@ -14,7 +15,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Engine } from '../../engine/engine';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
 import { ErrorBody } from './error-body.dto';
 import { forbidden, unauthorized } from './http-errors';
 import {
@@ -57,7 +58,7 @@ export const AdminOnly = () =>
 export class RolesGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly engine: Engine,
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -67,7 +68,7 @@ export class RolesGuard implements CanActivate {
     ]);
     if (!access) return true;
     const req = context.switchToHttp().getRequest<RequestWithRoles>();
-    const api = this.engine.config.api;
+    const api = this.config.api;
     const caller = resolveRoles(api, req);
     req.caller = caller;
     if (access === 'admin' && !roleSourceConfigured(api)) {
@@ -80,7 +81,7 @@ export class RolesGuard implements CanActivate {
       throw unauthorized(`no role on this request; the service takes roles from ${ROLE_KEYS_HINT}`);
     }
     if (access === 'admin') {
-      const admins = this.engine.config.policies.admin_roles;
+      const admins = this.config.policies.admin_roles;
       if (!caller.roles.some((r) => admins.includes(r))) {
         throw forbidden(`this route needs one of the roles in policies.admin_roles (${admins.join(', ')})`);
       }

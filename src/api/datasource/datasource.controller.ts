@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { ConfigError } from '../../config/config-error';
-import { Engine } from '../../engine/engine';
+import { DatasourceAdmin } from '../../engine/admin/datasource-admin.service';
 import { getLogger } from '../../engine/logging/logger';
 import { ErrorBody } from '../common/error-body.dto';
 import { GENERIC_500 } from '../common/http-exception.filter';
@@ -14,7 +14,7 @@ const log = getLogger('nl2sql.datasource');
 @ApiTags('datasource')
 @Controller('api/v1/datasource')
 export class DatasourceController {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly datasources: DatasourceAdmin) {}
 
   /** Adds a datasource to the running engine (built, not connected, not indexed). Admin only. */
   @Post()
@@ -27,7 +27,7 @@ export class DatasourceController {
   })
   addDatasource(@Body() body: DatasourceRequest, @Req() req: RequestWithRoles): DatasourceResponse {
     try {
-      const added = this.engine.addDatasource(body.config, { roles: req.caller?.roles ?? [] });
+      const added = this.datasources.add(body.config, { roles: req.caller?.roles ?? [] });
       return {
         success: true,
         message: `datasource '${added.id}' added (not connected, not indexed)`,
@@ -52,14 +52,14 @@ export class DatasourceController {
   @Get()
   @ApiOkResponse({ type: DatasourceList })
   listDatasources(): DatasourceList {
-    return { datasources: this.engine.listDatasources() };
+    return { datasources: this.datasources.list() };
   }
 
   @Get(':datasource_id')
   @ApiOkResponse({ type: ListedDatasourceDto })
   @ApiNotFoundResponse({ type: ErrorBody })
   getDatasource(@Param('datasource_id') id: string): ListedDatasourceDto {
-    return this.engine.getDatasource(id);
+    return this.datasources.describe(id);
   }
 
   /** Removes the datasource from routing and closes its pool. Admin only. */
@@ -71,7 +71,7 @@ export class DatasourceController {
     @Param('datasource_id') id: string,
     @Req() req: RequestWithRoles,
   ): Promise<DatasourceResponse> {
-    await this.engine.removeDatasource(id, { roles: req.caller?.roles ?? [] });
+    await this.datasources.remove(id, { roles: req.caller?.roles ?? [] });
     return { success: true, message: `datasource '${id}' removed`, datasource_id: id };
   }
 }

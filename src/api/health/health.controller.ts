@@ -1,7 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Engine } from '../../engine/engine';
+import { DatasourceAdmin } from '../../engine/admin/datasource-admin.service';
 
 class LivenessBody {
   @ApiProperty({ example: 'ok' }) status!: string;
@@ -21,7 +21,7 @@ class ReadinessBody {
 @ApiTags('health')
 @Controller()
 export class HealthController {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly datasources: DatasourceAdmin) {}
 
   /** Liveness: the process answers. */
   @Get('health')
@@ -35,8 +35,8 @@ export class HealthController {
   @ApiOkResponse({ type: ReadinessBody })
   @ApiServiceUnavailableResponse({ type: ReadinessBody })
   ready(@Res({ passthrough: true }) res: Response): ReadinessBody {
-    const datasources = this.engine
-      .listDatasources()
+    const datasources = this.datasources
+      .list()
       .map((d) => ({ id: d.id, status: d.status, reason: d.reason }));
     const ok = datasources.some((d) => d.status === 'ready');
     if (!ok) res.status(HttpStatus.SERVICE_UNAVAILABLE);

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiInternalServerErrorResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { redact } from '../../config/redact';
-import { Engine } from '../../engine/engine';
+import { IndexAdmin } from '../../engine/admin/index-admin.service';
 import type { ClearIndexResult, IndexAllResult, IndexStatus, IndexingStats } from '../../engine/index';
 import { getLogger } from '../../engine/logging/logger';
 import { ErrorBody } from '../common/error-body.dto';
@@ -56,7 +56,7 @@ class IndexStatusDto {
 @ApiTags('indexing')
 @Controller('api/v1')
 export class IndexingController {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly index: IndexAdmin) {}
 
   /** Builds one datasource's schema index (no enrichment model call). Admin only. */
   @Post('index/:datasource_id')
@@ -69,7 +69,7 @@ export class IndexingController {
   })
   async indexDatasource(@Param('datasource_id') id: string): Promise<IndexDatasourceResponse> {
     try {
-      const stats = await this.engine.indexDatasource(id);
+      const stats = await this.index.indexDatasource(id);
       return {
         success: true,
         datasource_id: id,
@@ -94,7 +94,7 @@ export class IndexingController {
   @AdminOnly()
   @ApiOkResponse({ type: IndexAllResponse })
   async indexAll(): Promise<IndexAllResponse> {
-    const results = await this.engine.indexAll();
+    const results = await this.index.indexAll();
     const ok = results.errors.length === 0;
     return {
       success: ok,
@@ -110,13 +110,13 @@ export class IndexingController {
   @AdminOnly()
   @ApiOkResponse({ type: ClearIndexResponse })
   async clearIndex(): Promise<ClearIndexResponse> {
-    const removed = await this.engine.clearIndex();
+    const removed = await this.index.clear();
     return { success: true, message: `removed ${removed.removed_entries} entries`, removed };
   }
 
   @Get('index/status')
   @ApiOkResponse({ type: IndexStatusDto })
   indexStatus(): Promise<IndexStatus> {
-    return this.engine.indexStatus();
+    return this.index.status();
   }
 }

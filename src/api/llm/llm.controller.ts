@@ -6,7 +6,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { Engine } from '../../engine/engine';
+import { LlmService } from '../../engine/llm/llm-service';
 import type { AgentEntry, LLMChange } from '../../engine/llm';
 import { ErrorBody } from '../common/error-body.dto';
 import { ApiHttpError } from '../common/http-errors';
@@ -16,7 +16,7 @@ import { AgentEntryDto, LlmChangeDto, LlmListDto, LlmSectionDto } from './llm.dt
 @ApiTags('llm')
 @Controller('api/v1')
 export class LlmController {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly llm: LlmService) {}
 
   /** Replaces the whole llm section at runtime; runs already going finish on the old models. Admin only. */
   @Put('settings/llm')
@@ -35,7 +35,7 @@ export class LlmController {
         'the body must be the llm section: a JSON object with provider and model',
       );
     }
-    return this.engine.llm.replace(
+    return this.llm.replace(
       { ...(body as Record<string, unknown>) },
       { user_id: req.caller?.userId ?? null, roles: req.caller?.roles ?? [] },
       'api',
@@ -46,13 +46,13 @@ export class LlmController {
   @Get('llm')
   @ApiOkResponse({ type: LlmListDto })
   listLlms(): { llms: Record<string, AgentEntry> } {
-    return { llms: this.engine.llm.list() };
+    return { llms: this.llm.list() };
   }
 
   @Get('llm/:agent')
   @ApiOkResponse({ type: AgentEntryDto })
   @ApiNotFoundResponse({ description: 'Unknown agent; the message names the valid agents', type: ErrorBody })
   getLlm(@Param('agent') agent: string): AgentEntry {
-    return this.engine.llm.get(agent);
+    return this.llm.get(agent);
   }
 }

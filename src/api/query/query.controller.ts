@@ -1,4 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  type MessageEvent,
+  Param,
+  Post,
+  Query,
+  Req,
+  RequestMethod,
+  Res,
+  Sse,
+} from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -7,19 +20,23 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Engine } from '../../engine/engine';
+import { map, type Observable } from 'rxjs';
+import { ResultsService } from '../../engine/admin/results.service';
+import { RunService } from '../../engine/pipeline/run-service';
 import type { RunRequest } from '../../engine/pipeline/run-state';
 import type { QueryResponse } from '../../engine/pipeline/wire';
 import type { ResultPage } from '../../engine/storage';
 import { ErrorBody } from '../common/error-body.dto';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';
 import { QueryRequest, QueryResponseDto, ResultPageDto, ResultPageQuery, StreamEventDto } from './query.dto';
-import { relayRunEvents } from './sse';
 
 @ApiTags('query')
 @Controller('api/v1/query')
 export class QueryController {
-  constructor(private readonly engine: Engine) {}
+  constructor(
+    private readonly runs: RunService,
+    private readonly results: ResultsService,
+  ) {}
 
   /** Runs a question to its answer. Pipeline failures are HTTP 200 with entries in `errors`. */
   @Post()
@@ -37,22 +54,25 @@ export class QueryController {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    return this.engine.run(toRunRequest(body, req), abort.signal);
+    return this.runs.run(toRunRequest(body, req), abort.signal);
   }
 
   /**
-   * The same run as Server-Sent Events: each event is an `event:` line and one `data:` line holding
-   * the envelope {name, at, trace_id, tenant_id, data}. Ends with one `run.finished` or `run.failed`.
+   * The same run as Server-Sent Events: each event is an `event:` line, an `id:` line and one
+   * `data:` line holding the envelope {name, at, trace_id, tenant_id, data}. Ends with one
+   * `run.finished` or `run.failed`. Role and body checks answer 401/422 before any event; a client
+   * that disconnects unsubscribes, which cancels the run before its next step or model call.
    */
-  @Post('stream')
+  @Sse('stream', { method: RequestMethod.POST })
+  @HttpCode(200)
   @AnyRole()
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: StreamEventDto, description: 'A text/event-stream of run events' })
   @ApiUnprocessableEntityResponse({ type: ErrorBody })
-  stream(@Body() body: QueryRequest, @Req() req: RequestWithRoles, @Res() res: Response): void {
-    const abort = new AbortController();
-    const handle = this.engine.start(toRunRequest(body, req), abort.signal);
-    relayRunEvents(handle.emitter.events$, res, () => abort.abort());
+  stream(@Body() body: QueryRequest, @Req() req: RequestWithRoles): Observable<MessageEvent> {
+    return this.runs
+      .stream(toRunRequest(body, req))
+      .pipe(map((event) => ({ type: event.name, data: event })));
   }
 
   /** The whole saved result as CSV, streamed in slices. */
@@ -66,7 +86,7 @@ export class QueryController {
     @Param('result_id') resultId: string,
     @Res() res: Response,
   ): Promise<void> {
-    const csv = await this.engine.results.streamCsv(this.engine.tenantId, requestId, resultId);
+    const csv = await this.results.csv(requestId, resultId);
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${requestId}_${resultId}.csv"`);
@@ -85,10 +105,7 @@ export class QueryController {
     @Param('result_id') resultId: string,
     @Query() page: ResultPageQuery,
   ): Promise<ResultPage> {
-    return this.engine.results.readPage(this.engine.tenantId, requestId, resultId, {
-      offset: page.offset,
-      limit: page.limit,
-    });
+    return this.results.page(requestId, resultId, { offset: page.offset, limit: page.limit });
   }
 }
 

@@ -1,9 +1,8 @@
 /**
  * Caller-safe run events (spec 6), in the stream envelope `{name, at, trace_id, tenant_id, data}`.
- * A run's events go to one RxJS subject: the stream route relays it, `/query` ignores it. Nothing
+ * A run's events go to the subscriber of its cold Observable (RunService.stream). Nothing
  * operator-only (policy denials, hook decisions, model calls) is ever emitted here.
  */
-import { EMPTY, ReplaySubject, type Observable } from 'rxjs';
 import { redact } from '../../config/redact';
 
 export interface RunEventMap {
@@ -47,31 +46,27 @@ export interface RunEvent<N extends RunEventName = RunEventName> {
 
 export const TERMINAL_EVENTS: readonly RunEventName[] = ['run.finished', 'run.failed'];
 
+/** Where a run's events go: the subscriber of the run's Observable. */
+export type RunEventSink = (event: RunEvent) => void;
+
 export class RunEventEmitter {
-  // Replay so a subscriber that attaches just after the run starts still sees `run.started`.
-  private readonly subject: ReplaySubject<RunEvent> | null;
   private ended = false;
 
   /**
-   * `observed` false: nobody will follow this run's events (`POST /query`, `engine.run()`), so
-   * none is built or kept (a replay buffer of every event, the whole response in the last one),
-   * and steps may skip work that only a follower sees, such as streaming the answer's pieces.
+   * `observed` false: nobody follows this run's events (`POST /query`, `RunService.run()`), so only
+   * the terminal event is built, and steps may skip work that only a follower sees, such as
+   * streaming the answer's pieces.
    */
   constructor(
     readonly traceId: string,
     readonly tenantId: string | null,
+    private readonly sink: RunEventSink,
     readonly observed = true,
-  ) {
-    this.subject = observed ? new ReplaySubject<RunEvent>(Infinity) : null;
-  }
-
-  /** The run's events; for a run started unobserved, none (it completes at once). */
-  get events$(): Observable<RunEvent> {
-    return this.subject ? this.subject.asObservable() : EMPTY;
-  }
+  ) {}
 
   emit<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
-    if (this.ended || !this.subject) return;
+    const terminal = TERMINAL_EVENTS.includes(name);
+    if (this.ended || (!this.observed && !terminal)) return;
     const event = {
       name,
       at: new Date().toISOString(),
@@ -81,11 +76,8 @@ export class RunEventEmitter {
     } as RunEvent;
     if (name === 'run.failed')
       (event.data as RunEventMap['run.failed']).message = redact((data as RunEventMap['run.failed']).message);
-    this.subject.next(event);
-    if (TERMINAL_EVENTS.includes(name)) {
-      this.ended = true;
-      this.subject.complete();
-    }
+    if (terminal) this.ended = true;
+    this.sink(event);
   }
 
   get finished(): boolean {

@@ -3,7 +3,7 @@
  * over the live entries. Builds run one at a time; after each the retriever is reloaded from the
  * store, so queries always read a complete set of entries.
  */
-import { EngineError } from '../errors';
+import { EngineError, isErrorCode } from '../errors';
 import type { SchemaSnapshot } from '../datasources/schema';
 import { redact } from '../../config/redact';
 import type { Embedder } from './embedders/embedder';
@@ -269,10 +269,8 @@ export class IndexService {
 /** Keeps an engine error's code (a provider failure stays PROVIDER_*); anything else is INDEX_BUILD_FAILED. */
 function asEngineError(err: unknown, datasourceId: string): EngineError {
   if (err instanceof EngineError) return err;
-  const code =
-    typeof (err as { code?: unknown })?.code === 'string' && /^[A-Z_]+$/.test((err as { code: string }).code)
-      ? (err as { code: string }).code
-      : 'INDEX_BUILD_FAILED';
+  const raw = (err as { code?: unknown })?.code;
+  const code = isErrorCode(raw) ? raw : 'INDEX_BUILD_FAILED';
   const message = redact(err instanceof Error ? err.message : String(err));
   return new EngineError(code, `index build of ${datasourceId} failed: ${message}`, {
     datasource_id: datasourceId,

@@ -3,7 +3,7 @@
  * (`settings.pipeline.max_model_calls`, `max_cost_usd`); after it, it records the call in the
  * run's usage and tells operators (never the caller's stream) that a model was called.
  */
-import { EngineError } from '../errors';
+import { EngineError, RunCancelledError } from '../errors';
 import type { OperatorEvents } from '../events/operator-events';
 import type { RunEventEmitter } from '../events/run-events';
 import { questionUsage, type CallRecord, type QuestionUsage } from '../llm/usage';
@@ -77,8 +77,7 @@ export class ModelGateway {
   }
 
   private beforeCall(node: string): void {
-    if (this.signal.aborted)
-      throw new EngineError('RUN_CANCELLED', 'the run was cancelled (the client went away)');
+    if (this.signal.aborted) throw new RunCancelledError();
     const used = this.calls.length;
     if (used + 1 > this.limits.maxModelCalls) {
       this.emitter.emit('run.limit_reached', {
@@ -116,6 +115,10 @@ export class ModelGateway {
 
   private spent(): number {
     return this.calls.reduce((sum, c) => sum + (c.cost ?? 0), 0);
+  }
+
+  get callCount(): number {
+    return this.calls.length;
   }
 
   usage(planCacheHits: number): QuestionUsage {

@@ -1,21 +1,17 @@
 /**
- * The pipeline's topology, in one place:
- *
- *   before        datasource_resolver -> decomposer
- *   per sub-query (concurrently; each retried as a unit by the refiner up to settings.pipeline.max_retries)
- *                 [hook sub_query] -> verified_resolver | plan cache | ast_planner
- *                 -> logical_validator -> generator -> executor (when execute)
- *   after         result.manifest -> answer_synthesizer
- *
- * Nodes are plain providers with `run(...)`; this file only orders them, retries, and turns
- * failures into data (`errors[]`, statuses). Refusals and provider failures end the run with
- * status `error` (HTTP 200); nothing throws out of `run` but a cancellation.
+ * The pipeline loop: reads TOPOLOGY and runs its steps in order. The steps before the sub-queries
+ * run once; each sub-query runs its steps as a unit, concurrently with the others, and the refiner
+ * retries the unit when a plan is rejected (up to settings.pipeline.max_retries); the steps after
+ * run once. Failures become data (`errors[]`, sub-query statuses): nothing escapes `run` but a
+ * cancellation. Nodes are providers; this class only orders them.
  */
-import { Injectable } from '@nestjs/common';
-import { EngineError } from '../errors';
+import { Inject, Injectable } from '@nestjs/common';
+import { EngineError, RunCancelledError } from '../errors';
 import { LlmError } from '../llm/errors';
 import { roleScope } from '../policy/rbac';
-import type { PipelineDeps } from './deps';
+import { HookRunner } from '../policy/hooks';
+import { DatasourceRegistry } from '../datasources/registry';
+import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
 import { AnswerSynthesizer } from './nodes/answer-synthesizer';
 import { AstPlanner } from './nodes/ast-planner';
 import { DatasourceResolver, RefusalError } from './nodes/datasource-resolver';
@@ -25,47 +21,47 @@ import { Generator } from './nodes/generator';
 import { LogicalValidator } from './nodes/logical-validator';
 import { PlanRejectedError } from './nodes/plan-rejected';
 import { VerifiedResolver } from './nodes/verified-resolver';
-import { RunCancelledError, type RunContext } from './run-context';
-import type { RunState, SubQueryState } from './run-state';
-import type { FinalAnswer, ResultSummary } from './wire';
-
-export const TOPOLOGY = {
-  before: ['datasource_resolver', 'decomposer'],
-  perSubQuery: ['verified_resolver', 'ast_planner', 'logical_validator', 'generator', 'executor'],
-  after: ['answer_synthesizer'],
-} as const;
-
-export interface PipelineOutcome {
-  readonly finalAnswer: FinalAnswer | null;
-  readonly manifest: ResultSummary[];
-}
+import { PlanCache, type PlanCacheKey } from './plan-cache';
+import type { RunContext } from './run-context';
+import type { AttemptFeedback, RunState, SubQueryAttempt, SubQueryState } from './run-state';
+import { manifestOf } from './response-mapper';
+import type { NodeTable, PipelineNode } from './node';
+import { TOPOLOGY, type NodeName } from './topology';
 
 @Injectable()
 export class Pipeline {
-  readonly resolver: DatasourceResolver;
-  readonly decomposer: Decomposer;
-  readonly verifiedResolver: VerifiedResolver;
-  readonly planner: AstPlanner;
-  readonly validator: LogicalValidator;
-  readonly generator: Generator;
-  readonly executor: Executor;
-  readonly answer: AnswerSynthesizer;
+  private readonly nodes: NodeTable;
 
-  constructor(private readonly deps: PipelineDeps) {
-    this.resolver = new DatasourceResolver(deps);
-    this.decomposer = new Decomposer(deps);
-    this.verifiedResolver = new VerifiedResolver(deps);
-    this.planner = new AstPlanner(deps);
-    this.validator = new LogicalValidator(deps);
-    this.generator = new Generator(deps);
-    this.executor = new Executor(deps);
-    this.answer = new AnswerSynthesizer();
+  constructor(
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+    private readonly datasources: DatasourceRegistry,
+    private readonly hooks: HookRunner,
+    private readonly planCache: PlanCache,
+    resolver: DatasourceResolver,
+    decomposer: Decomposer,
+    verifiedResolver: VerifiedResolver,
+    planner: AstPlanner,
+    validator: LogicalValidator,
+    generator: Generator,
+    executor: Executor,
+    answer: AnswerSynthesizer,
+  ) {
+    this.nodes = {
+      datasource_resolver: resolver,
+      decomposer,
+      verified_resolver: verifiedResolver,
+      ast_planner: planner,
+      logical_validator: validator,
+      generator,
+      executor,
+      answer_synthesizer: answer,
+    };
   }
 
-  async run(state: RunState, ctx: RunContext): Promise<PipelineOutcome> {
+  async run(state: RunState, ctx: RunContext): Promise<void> {
     const { request } = state;
     try {
-      const runHook = await this.deps.hooks.decide({
+      const runHook = await this.hooks.decide({
         scope: 'run',
         question: request.question,
         roles: request.caller.roles,
@@ -77,42 +73,40 @@ export class Pipeline {
           'HOOK_DENIED',
           `the run was denied by a hook: ${runHook.reason ?? 'no reason given'}`,
         );
-      await ctx.step('datasource_resolver', null, () => this.resolver.run(state, ctx));
-      await ctx.step('decomposer', null, () => this.decomposer.run(state, ctx));
+      for (const name of TOPOLOGY.before) await this.step(name, this.nodes[name], state, null, ctx);
       await Promise.all(state.subQueries.map((sq) => this.runSubQuery(sq, state, ctx)));
     } catch (err) {
-      if (err instanceof RunCancelledError) throw err;
+      if (isCancellation(err, ctx)) throw asCancellation(err);
       recordFailure(err, currentNode(err, 'pipeline'), null, ctx);
-      return { finalAnswer: null, manifest: [] };
+      return;
     }
-    const succeeded = state.subQueries.filter((s) => s.status === 'success');
-    if (!succeeded.length) return { finalAnswer: null, manifest: [] };
-    const manifest: ResultSummary[] = request.execute
-      ? succeeded
-          .filter((s) => s.artifact)
-          .map((s) => ({
-            node_id: s.id,
-            columns: s.artifact?.columns ?? [],
-            row_count: s.rowCount ?? 0,
-            truncated: s.truncated,
-          }))
-      : [];
-    if (manifest.length) ctx.emitter.emit('result.manifest', { results: manifest });
-    let finalAnswer: FinalAnswer | null = null;
-    try {
-      finalAnswer = await ctx.step('answer_synthesizer', null, () =>
-        this.answer.run(state, ctx, request.execute),
-      );
-    } catch (err) {
-      if (err instanceof RunCancelledError) throw err;
-      recordFailure(err, 'answer_synthesizer', null, ctx);
+    state.manifest = manifestOf(state);
+    if (state.manifest.length) ctx.emitter.emit('result.manifest', { results: state.manifest });
+    for (const name of TOPOLOGY.after) {
+      try {
+        await this.step(name, this.nodes[name], state, null, ctx);
+      } catch (err) {
+        if (isCancellation(err, ctx)) throw asCancellation(err);
+        recordFailure(err, name, null, ctx);
+      }
     }
-    return { finalAnswer, manifest };
+  }
+
+  /** One step with its events, unless the node does not apply to this state. */
+  private async step<S>(
+    name: NodeName,
+    node: PipelineNode<S>,
+    state: S,
+    subQueryId: string | null,
+    ctx: RunContext,
+  ): Promise<void> {
+    if (node.applies && !node.applies(state)) return;
+    await ctx.step(name, subQueryId, () => node.run(state, ctx));
   }
 
   /** One sub-query: hook, then attempts until one succeeds, a refusal, or the retries run out. */
   private async runSubQuery(sq: SubQueryState, state: RunState, ctx: RunContext): Promise<void> {
-    const hook = await this.deps.hooks.decide({
+    const hook = await this.hooks.decide({
       scope: 'sub_query',
       question: state.request.question,
       roles: state.request.caller.roles,
@@ -130,17 +124,17 @@ export class Pipeline {
       });
       return;
     }
-    const maxRetries = this.deps.config.settings.pipeline.max_retries;
-    let previous: { plan: unknown; problems: string[] } | null = null;
+    const maxRetries = this.config.settings.pipeline.max_retries;
+    let previous: AttemptFeedback | null = null;
     for (let attempt = 0; ; attempt++) {
       sq.retryCount = attempt;
       try {
-        await this.attempt(sq, state, ctx, previous);
+        await this.attempt({ run: state, sq, previous }, ctx);
         sq.status = 'success';
         sq.errorCode = null;
         return;
       } catch (err) {
-        if (err instanceof RunCancelledError) throw err;
+        if (isCancellation(err, ctx)) throw asCancellation(err);
         const retryable = err instanceof PlanRejectedError && sq.planSource !== 'verified';
         if (retryable && attempt < maxRetries) {
           previous = { plan: sq.plan, problems: [...err.problems] };
@@ -161,41 +155,40 @@ export class Pipeline {
     }
   }
 
-  private async attempt(
-    sq: SubQueryState,
-    state: RunState,
-    ctx: RunContext,
-    previous: { plan: unknown; problems: string[] } | null,
-  ): Promise<void> {
-    const entry = await this.deps.datasources.use(sq.datasourceId);
+  /** The per-sub-query steps of TOPOLOGY; a cached plan stands in for the planner on a first attempt. */
+  private async attempt(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
+    const { sq, run: state, previous } = attempt;
+    const entry = await this.datasources.use(sq.datasourceId);
     sq.snapshot = entry.snapshot;
-    const verifiedParams = previous
-      ? null
-      : await ctx.step('verified_resolver', sq.id, () => this.verifiedResolver.run(sq, state, ctx));
-    const cacheKey = {
+    const cacheKey: PlanCacheKey = {
       intent: sq.intent,
       datasourceId: sq.datasourceId,
       schemaVersion: entry.snapshot?.schemaVersion ?? '',
-      roleScope: roleScope(this.deps.config.policies.roles, state.request.caller.roles),
+      roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
     };
-    if (!verifiedParams) {
-      const cached = previous ? undefined : this.deps.planCache.get(cacheKey);
-      if (cached) {
-        sq.plan = cached;
-        sq.planSource = 'cache';
-        ctx.planCacheHits++;
-      } else {
-        await ctx.step('ast_planner', sq.id, () => this.planner.run(sq, state, ctx, previous));
-      }
-      await ctx.step('logical_validator', sq.id, () => this.validator.run(sq, state, ctx));
+    for (const name of TOPOLOGY.perSubQuery) {
+      if (name === 'ast_planner' && !sq.plan && !previous) this.fromCache(sq, cacheKey, ctx);
+      await this.step(name, this.nodes[name], attempt, sq.id, ctx);
     }
-    await ctx.step('generator', sq.id, () => this.generator.run(sq, verifiedParams ?? {}));
-    if (state.request.execute) {
-      await ctx.step('executor', sq.id, () => this.executor.run(sq, ctx));
-    }
-    if (sq.planSource === 'llm' && sq.plan && state.request.execute)
-      this.deps.planCache.set(cacheKey, sq.plan);
+    if (sq.planSource === 'llm' && sq.plan && state.request.execute) this.planCache.set(cacheKey, sq.plan);
   }
+
+  private fromCache(sq: SubQueryState, key: PlanCacheKey, ctx: RunContext): void {
+    const cached = this.planCache.get(key);
+    if (!cached) return;
+    sq.plan = cached;
+    sq.planSource = 'cache';
+    ctx.planCacheHits++;
+  }
+}
+
+/** A cancelled run, however the cancellation surfaced (a check between steps, or a model call cut short). */
+function isCancellation(err: unknown, ctx: RunContext): boolean {
+  return err instanceof RunCancelledError || ctx.signal.aborted;
+}
+
+function asCancellation(err: unknown): RunCancelledError {
+  return err instanceof RunCancelledError ? err : new RunCancelledError();
 }
 
 function currentNode(err: unknown, fallback: string): string {
@@ -203,7 +196,10 @@ function currentNode(err: unknown, fallback: string): string {
   return typeof node === 'string' ? node : fallback;
 }
 
+/** A retry starts from the question again; the rejected plan travels only as feedback. */
 function resetAttempt(sq: SubQueryState): void {
+  sq.plan = null;
+  sq.planSource = 'llm';
   sq.sql = null;
   sq.executableSql = null;
   sq.params = [];

@@ -14,10 +14,10 @@ export interface PlanCacheKey {
   readonly roleScope: string;
 }
 
-export interface PlanCache {
-  get(key: PlanCacheKey): Query | undefined;
-  set(key: PlanCacheKey, plan: Query): void;
-  clear(): void;
+export abstract class PlanCache {
+  abstract get(key: PlanCacheKey): Query | undefined;
+  abstract set(key: PlanCacheKey, plan: Query): void;
+  abstract clear(): void;
 }
 
 /** Case, spacing and trailing punctuation do not change what a question asks. */

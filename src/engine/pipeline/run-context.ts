@@ -3,17 +3,12 @@
  * cancellation signal, its accounting (usage, timings), and what it collects (errors, warnings).
  * Model calls go through `ctx.models`, which enforces the cost and call caps before each call.
  */
+import { RunCancelledError } from '../errors';
 import type { OperatorEvents } from '../events/operator-events';
 import type { RunEventEmitter } from '../events/run-events';
 import type { ModelGateway } from './model-gateway';
+import type { NodeName } from './topology';
 import type { PipelineErrorEntry, RunWarning } from './wire';
-
-export class RunCancelledError extends Error {
-  readonly code = 'RUN_CANCELLED';
-  constructor() {
-    super('the run was cancelled (the client went away)');
-  }
-}
 
 export class RunContext {
   readonly started = Date.now();
@@ -40,7 +35,7 @@ export class RunContext {
   }
 
   /** Runs one step with its events and its wall time (summed when a step runs several times). */
-  async step<T>(node: string, subQueryId: string | null, body: () => Promise<T>): Promise<T> {
+  async step<T>(node: NodeName, subQueryId: string | null, body: () => Promise<T>): Promise<T> {
     this.checkCancelled();
     this.emitter.emit('node.started', { node, sub_query_id: subQueryId });
     const t0 = performance.now();

@@ -4,7 +4,15 @@
  */
 import type { SchemaSnapshot } from '../datasources/schema';
 import type { Query } from '../plan/types';
-import type { ArtifactRef, PlanSource, RowSample, SubQueryStatus, ValidationCheck } from './wire';
+import type {
+  ArtifactRef,
+  FinalAnswer,
+  PlanSource,
+  ResultSummary,
+  RowSample,
+  SubQueryStatus,
+  ValidationCheck,
+} from './wire';
 
 export interface Caller {
   readonly roles: readonly string[];
@@ -17,6 +25,8 @@ export interface RunRequest {
   readonly execute: boolean;
   readonly caller: Caller;
 }
+
+export type ParamValue = string | number | boolean | null;
 
 export interface VerifiedMatch {
   readonly id: string;
@@ -32,8 +42,6 @@ export interface SubQueryState {
   snapshot: SchemaSnapshot | null;
   plan: Query | null;
   planSource: PlanSource;
-  /** Problems of the last attempt, fed back to the planner by the refiner. */
-  feedback: string[];
   validation: ValidationCheck[];
   /** What the response shows: the display form (values inlined), or the verified query's own SQL. */
   sql: string | null;
@@ -50,8 +58,8 @@ export interface SubQueryState {
   status: SubQueryStatus;
   retryCount: number;
   verified: VerifiedMatch | null;
-  /** Set when the attempt ended with a refusal (no retry helps). */
-  refused: boolean;
+  /** The verified query's parameter values, when one answers (bound by the generator). */
+  verifiedParams: Readonly<Record<string, ParamValue>> | null;
   /** The last error of this sub-query, if it ended in error. */
   errorCode: string | null;
 }
@@ -64,7 +72,6 @@ export function newSubQuery(id: string, intent: string, datasourceId: string): S
     snapshot: null,
     plan: null,
     planSource: 'llm',
-    feedback: [],
     validation: [],
     sql: null,
     executableSql: null,
@@ -78,7 +85,7 @@ export function newSubQuery(id: string, intent: string, datasourceId: string): S
     status: 'error',
     retryCount: 0,
     verified: null,
-    refused: false,
+    verifiedParams: null,
     errorCode: null,
   };
 }
@@ -88,4 +95,25 @@ export interface RunState {
   /** Datasources the resolver chose, best first. */
   candidateDatasources: string[];
   subQueries: SubQueryState[];
+  /** What the executed sub-queries saved, once they have all ended. */
+  manifest: ResultSummary[];
+  /** The answer synthesizer's answer, once it has run. */
+  finalAnswer: FinalAnswer | null;
+}
+
+export function newRunState(request: RunRequest): RunState {
+  return { request, candidateDatasources: [], subQueries: [], manifest: [], finalAnswer: null };
+}
+
+/** What the refiner feeds back to the planner from the previous attempt of a sub-query. */
+export interface AttemptFeedback {
+  readonly plan: unknown;
+  readonly problems: readonly string[];
+}
+
+/** The state of the per-sub-query nodes: the run, the sub-query, and the previous attempt's feedback. */
+export interface SubQueryAttempt {
+  readonly run: RunState;
+  readonly sq: SubQueryState;
+  readonly previous: AttemptFeedback | null;
 }

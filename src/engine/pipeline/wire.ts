@@ -2,6 +2,7 @@
  * The run result in the spec's wire shapes (section 2). `/api/v1/query` returns exactly this, and
  * `run.finished` carries it as `result`, so the HTTP response cannot drift from the engine's result.
  */
+import type { ArtifactRef } from '../storage/result-store';
 import type { CallRecord, QuestionUsage } from '../llm/usage';
 
 export type RunStatus = 'success' | 'error' | 'plan_only';
@@ -54,12 +55,7 @@ export interface RunWarning {
   detail: Record<string, unknown> | null;
 }
 
-export interface ArtifactRef {
-  uri: string;
-  format: string;
-  row_count: number;
-  columns: string[];
-}
+export type { ArtifactRef };
 
 export interface ResultSummary {
   node_id: string;

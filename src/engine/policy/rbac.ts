@@ -4,10 +4,10 @@
  * and cache keys. The rules themselves live in one place, the plan layer's PolicyView, so the
  * validator and these answers can never disagree.
  */
-import type { RolePolicy } from '../../config/schema';
-import { PolicyView } from '../plan/validator/policy';
+import { PolicyView, type RolePolicies as PlanRolePolicies } from '../plan/validator/policy';
 
-export type RolePolicies = Readonly<Record<string, RolePolicy>> | null;
+/** The config's `policies.roles`, or null when there is no roles section. */
+export type RolePolicies = PlanRolePolicies | null;
 
 export function canReadDatasource(
   policies: RolePolicies,

@@ -5,11 +5,11 @@ export type {
   ManifestEntry,
   PageRequest,
   ResultPage,
-  ResultStore,
   WriteResultOptions,
 } from './result-store';
+export { ResultStore } from './result-store';
 export { LocalResultStore } from './local-result-store';
-export { LocalTraceStore, type TraceStore } from './trace-store';
+export { LocalTraceStore, TraceStore } from './trace-store';
 export {
   DEFAULT_MAX_AGE_DAYS,
   purge,

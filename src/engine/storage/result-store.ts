@@ -58,9 +58,9 @@ export interface PageRequest {
   readonly limit?: number;
 }
 
-export interface ResultStore {
+export abstract class ResultStore {
   /** Streams the batches into `<tenant>/<request_id>/<result_id>.parquet`, its manifest entry in its footer. */
-  writeResult(
+  abstract writeResult(
     tenant: string,
     requestId: string,
     resultId: string,
@@ -68,8 +68,13 @@ export interface ResultStore {
     options?: WriteResultOptions,
   ): Promise<ArtifactRef>;
   /** One page, reading only the requested slice. */
-  readPage(tenant: string, requestId: string, resultId: string, page?: PageRequest): Promise<ResultPage>;
+  abstract readPage(
+    tenant: string,
+    requestId: string,
+    resultId: string,
+    page?: PageRequest,
+  ): Promise<ResultPage>;
   /** The whole result as UTF-8 CSV, header first, produced slice by slice as the reader pulls. */
-  streamCsv(tenant: string, requestId: string, resultId: string): Promise<Readable>;
-  close(): Promise<void>;
+  abstract streamCsv(tenant: string, requestId: string, resultId: string): Promise<Readable>;
+  abstract close(): Promise<void>;
 }

@@ -8,9 +8,9 @@ import { makeFolder, writeFileAtomic } from './atomic-file';
 import { isPlainToken } from './ids';
 import { StorageWriteError } from './storage-errors';
 
-export interface TraceStore {
+export abstract class TraceStore {
   /** Writes the run's trace and returns where it went (the response's `trace_path`). */
-  writeTrace(tenant: string, requestId: string, trace: object): Promise<string>;
+  abstract writeTrace(tenant: string, requestId: string, trace: object): Promise<string>;
 }
 
 export class LocalTraceStore implements TraceStore {

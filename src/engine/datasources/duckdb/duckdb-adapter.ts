@@ -6,7 +6,7 @@
  * access outside the database is switched off (`enable_external_access=false`, locked).
  * A statement's connection is interrupted on timeout or abort.
  */
-import { DEMO_META_SCHEMA } from '../demo/demo-schema';
+import { SERVICE_META_SCHEMA } from './meta-schema';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -140,8 +140,7 @@ export class DuckdbAdapter extends BaseAdapter {
 
   protected async readCatalog(): Promise<CatalogTable[]> {
     const rows = async (sql: string) => (await this.execute(sql, [], { timeoutMs: 10_000 })).rows;
-    // `demo_meta` holds the generated demo database's build marker: bookkeeping, not data to query.
-    const where = `database_name = current_database() AND NOT internal AND schema_name NOT IN ('information_schema', 'pg_catalog', '${DEMO_META_SCHEMA}')`;
+    const where = `database_name = current_database() AND NOT internal AND schema_name NOT IN ('information_schema', 'pg_catalog', '${SERVICE_META_SCHEMA}')`;
     const tables = await rows(
       `SELECT schema_name, table_name, estimated_size FROM duckdb_tables() WHERE ${where} ` +
         `UNION ALL SELECT schema_name, view_name, NULL FROM duckdb_views() WHERE ${where}`,

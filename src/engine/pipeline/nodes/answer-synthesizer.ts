@@ -5,10 +5,11 @@
  * Then the sanity checks compare the summary with the rows.
  */
 import { Injectable } from '@nestjs/common';
-import { AGENTS } from '../deps';
+import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryState } from '../run-state';
 import { checkAnswer } from '../sanity';
+import type { RunNode } from '../node';
 import type { FinalAnswer } from '../wire';
 
 /**
@@ -34,8 +35,14 @@ const SYSTEM = [
 ].join('\n');
 
 @Injectable()
-export class AnswerSynthesizer {
-  async run(state: RunState, ctx: RunContext, execute: boolean): Promise<FinalAnswer> {
+export class AnswerSynthesizer implements RunNode {
+  /** Runs when at least one sub-query succeeded: there is something to answer from. */
+  applies(state: RunState): boolean {
+    return state.subQueries.some((s) => s.status === 'success');
+  }
+
+  async run(state: RunState, ctx: RunContext): Promise<void> {
+    const execute = state.request.execute;
     const sqs = state.subQueries.filter((s) => s.status === 'success');
     const content = renderContent(sqs, execute);
     const formatType = formatOf(sqs, execute);
@@ -65,7 +72,7 @@ export class AnswerSynthesizer {
     if (truncated && !warnings.some((w) => w.includes('cut at'))) {
       warnings.push('the result was cut at its row cap; the answer covers only the rows returned');
     }
-    return { summary, format_type: formatType, content, warnings, truncated };
+    state.finalAnswer = { summary, format_type: formatType, content, warnings, truncated };
   }
 }
 

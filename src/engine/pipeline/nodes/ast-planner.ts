@@ -4,11 +4,15 @@
  * large), sample values, relationships, preferred tables and similar verified queries. On a
  * retry it also carries the previous plan and what was wrong with it.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
+import { DatasourceRegistry } from '../../datasources/registry';
+import { SchemaIndex } from '../../index/schema-index';
+import { VerifiedQueries } from '../verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError } from '../../errors';
 import type { Query } from '../../plan/types';
-import { AGENTS, type PipelineDeps } from '../deps';
+import { AGENTS } from '../agents';
 import {
   PLANNER_OUTPUT_SCHEMA,
   PLANNER_SYSTEM,
@@ -17,24 +21,31 @@ import {
 } from '../prompts/planner-prompt';
 import { isLargeSchema, renderSchema } from '../prompts/schema-prompt';
 import type { RunContext } from '../run-context';
-import type { RunState, SubQueryState } from '../run-state';
+import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
+import type { SubQueryNode } from '../node';
 import { RefusalError } from './datasource-resolver';
 
 @Injectable()
-export class AstPlanner {
-  constructor(private readonly deps: PipelineDeps) {}
+export class AstPlanner implements SubQueryNode {
+  constructor(
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+    private readonly datasources: DatasourceRegistry,
+    private readonly index: SchemaIndex,
+    private readonly verified: VerifiedQueries,
+  ) {}
 
-  async run(
-    sq: SubQueryState,
-    state: RunState,
-    ctx: RunContext,
-    previous: { plan: unknown; problems: string[] } | null,
-  ): Promise<void> {
+  /** Runs unless a verified query or the plan cache already gave this attempt its plan. */
+  applies(attempt: SubQueryAttempt): boolean {
+    return attempt.sq.plan === null;
+  }
+
+  async run(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
+    const { sq, run: state, previous } = attempt;
     const snapshot = sq.snapshot;
     if (!snapshot)
       throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
     const schemaText = await this.schemaText(sq, snapshot, state);
-    const examples = this.deps.verified
+    const examples = this.verified
       .forDatasource(sq.datasourceId)
       .slice(0, 3)
       .map((v) => ({ question: v.question, sql: v.sql }));
@@ -52,7 +63,6 @@ export class AstPlanner {
       'query_plan',
     );
     if (!answer.plan) {
-      sq.refused = true;
       throw new RefusalError(
         'QUESTION_UNANSWERABLE',
         `the schema of '${sq.datasourceId}' cannot answer: ${answer.unanswerable_reason ?? 'no reason given'}`,
@@ -63,14 +73,14 @@ export class AstPlanner {
   }
 
   private async schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {
-    const cfg = this.deps.datasources.get(sq.datasourceId)?.config;
+    const cfg = this.datasources.get(sq.datasourceId)?.config;
     const base = {
       datasourceId: sq.datasourceId,
-      policies: this.deps.config.policies.roles,
+      policies: this.config.policies.roles,
       roles: state.request.caller.roles,
       preferredTables: cfg?.preferred_tables ?? [],
     };
-    const index = this.deps.index;
+    const index = this.index.live();
     if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
     const link = await index.linkSchema(sq.intent, sq.datasourceId, { tables: 8, columns: 30 });
     if (!link.tables.length) return renderSchema(snapshot, base);

@@ -3,12 +3,16 @@
  * otherwise the schema index ranks them when it exists, and the model picks from descriptions and
  * sample questions when it does not. Only datasources the caller's roles may read are candidates.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
+import { DatasourceRegistry } from '../../datasources/registry';
+import { SchemaIndex } from '../../index/schema-index';
 import { EngineError } from '../../errors';
 import { canReadDatasource } from '../../policy/rbac';
-import { AGENTS, type PipelineDeps } from '../deps';
+import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
 import type { RunState } from '../run-state';
+import type { RunNode } from '../node';
 
 const ROUTE_SCHEMA = {
   type: 'object',
@@ -26,19 +30,23 @@ const ROUTE_SCHEMA = {
 export class RefusalError extends EngineError {}
 
 @Injectable()
-export class DatasourceResolver {
-  constructor(private readonly deps: PipelineDeps) {}
+export class DatasourceResolver implements RunNode {
+  constructor(
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+    private readonly datasources: DatasourceRegistry,
+    private readonly index: SchemaIndex,
+  ) {}
 
   async run(state: RunState, ctx: RunContext): Promise<void> {
     const { request } = state;
-    const policies = this.deps.config.policies.roles;
+    const policies = this.config.policies.roles;
     const roles = request.caller.roles;
     if (request.datasourceId) {
-      const entry = this.deps.datasources.get(request.datasourceId);
+      const entry = this.datasources.get(request.datasourceId);
       if (!entry) {
         throw new RefusalError(
           'DATASOURCE_NOT_FOUND',
-          `unknown datasource '${request.datasourceId}' (known: ${this.deps.datasources.ids().join(', ')})`,
+          `unknown datasource '${request.datasourceId}' (known: ${this.datasources.ids().join(', ')})`,
         );
       }
       if (!canReadDatasource(policies, roles, entry.config.id)) {
@@ -52,7 +60,7 @@ export class DatasourceResolver {
       state.candidateDatasources = [entry.config.id];
       return;
     }
-    const allowed = this.deps.datasources
+    const allowed = this.datasources
       .all()
       .filter((e) => e.status !== 'failed' && canReadDatasource(policies, roles, e.config.id))
       .map((e) => e.config.id);
@@ -74,7 +82,7 @@ export class DatasourceResolver {
   }
 
   private async rankWithIndex(question: string, allowed: string[]): Promise<string[] | null> {
-    const index = this.deps.index;
+    const index = this.index.live();
     if (!index) return null;
     const ranked = (await index.rankDatasources(question)).filter((r) => allowed.includes(r.datasourceId));
     // Only when the index covers every candidate: a datasource missing from it would never win.
@@ -85,7 +93,7 @@ export class DatasourceResolver {
   private async askModel(question: string, allowed: string[], ctx: RunContext): Promise<string> {
     const catalogue = allowed
       .map((id) => {
-        const cfg = this.deps.datasources.require(id).config;
+        const cfg = this.datasources.require(id).config;
         const samples = (cfg.sample_questions ?? [])
           .slice(0, 5)
           .map((q) => `    - ${q}`)

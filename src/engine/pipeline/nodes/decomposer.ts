@@ -2,11 +2,14 @@
  * Step `decomposer`: splits a question into sub-queries, each with its intent and datasource.
  * A simple question stays one sub-query. The model only chooses among the resolver's candidates.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
+import { DatasourceRegistry } from '../../datasources/registry';
 import { LRUCache } from 'lru-cache';
-import { AGENTS, type PipelineDeps } from '../deps';
+import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
 import { newSubQuery, type RunState } from '../run-state';
+import type { RunNode } from '../node';
 
 interface Decomposition {
   sub_queries: { intent: string; datasource_id: string }[];
@@ -34,14 +37,17 @@ const schemaFor = (candidates: string[]) => ({
 });
 
 @Injectable()
-export class Decomposer {
+export class Decomposer implements RunNode {
   /**
    * One schema object per candidate list: structured output caches its compiled validator by
    * schema object, and compiling it again on every run cost about 5 ms of CPU (e2e bench profile).
    */
   private readonly schemas = new LRUCache<string, ReturnType<typeof schemaFor>>({ max: 256 });
 
-  constructor(private readonly deps: PipelineDeps) {}
+  constructor(
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+    private readonly datasources: DatasourceRegistry,
+  ) {}
 
   private schemaOf(candidates: string[]): ReturnType<typeof schemaFor> {
     const key = JSON.stringify(candidates);
@@ -55,9 +61,9 @@ export class Decomposer {
 
   async run(state: RunState, ctx: RunContext): Promise<void> {
     const candidates = state.candidateDatasources.slice(0, 3);
-    const max = this.deps.config.settings.pipeline.max_sub_queries;
+    const max = this.config.settings.pipeline.max_sub_queries;
     const described = candidates
-      .map((id) => `- ${id}: ${this.deps.datasources.get(id)?.config.description ?? '(no description)'}`)
+      .map((id) => `- ${id}: ${this.datasources.get(id)?.config.description ?? '(no description)'}`)
       .join('\n');
     const answer = await ctx.models.structured<Decomposition>(
       AGENTS.decomposer,

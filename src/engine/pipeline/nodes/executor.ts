@@ -4,25 +4,36 @@
  * memory. The compiler bounded the SQL to row_cap + 1 rows: seeing the extra row means the result
  * was cut (`truncated`), and that row is not kept.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
+import { DatasourceRegistry } from '../../datasources/registry';
+import { ResultStore } from '../../storage/result-store';
 import { timeoutMsOf } from '../../../config/defaults';
 import type { Cell, ResultBatch, ResultColumn } from '../../datasources/adapter';
-import type { PipelineDeps } from '../deps';
 import type { RunContext } from '../run-context';
-import type { SubQueryState } from '../run-state';
+import type { SubQueryAttempt } from '../run-state';
+import type { SubQueryNode } from '../node';
 import { PlanRejectedError } from './plan-rejected';
 
-const RETRYABLE = new Set(['DATASOURCE_QUERY_FAILED']);
-
 @Injectable()
-export class Executor {
-  constructor(private readonly deps: PipelineDeps) {}
+export class Executor implements SubQueryNode {
+  constructor(
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+    private readonly datasources: DatasourceRegistry,
+    private readonly results: ResultStore,
+  ) {}
 
-  async run(sq: SubQueryState, ctx: RunContext): Promise<void> {
-    const entry = await this.deps.datasources.use(sq.datasourceId);
+  /** A plan-only run (`execute: false`) stops at the generator. */
+  applies(attempt: SubQueryAttempt): boolean {
+    return attempt.run.request.execute;
+  }
+
+  async run(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
+    const { sq } = attempt;
+    const entry = await this.datasources.use(sq.datasourceId);
     if (!sq.executableSql) throw new PlanRejectedError('PLAN_MISSING', ['no SQL to execute']);
     const cap = sq.effectiveCap ?? Number.MAX_SAFE_INTEGER;
-    const sampleSize = this.deps.config.settings.pipeline.sample_rows;
+    const sampleSize = this.config.settings.pipeline.sample_rows;
     const sample: Cell[][] = [];
     let columns: readonly ResultColumn[] = [];
     let kept = 0;
@@ -52,7 +63,7 @@ export class Executor {
       }
     }
     try {
-      const artifact = await this.deps.results.writeResult(ctx.tenantId, ctx.traceId, sq.id, capped());
+      const artifact = await this.results.writeResult(ctx.tenantId, ctx.traceId, sq.id, capped());
       sq.artifact = artifact;
       sq.truncated = truncated;
       sq.rowCount = kept;
@@ -60,7 +71,7 @@ export class Executor {
       sq.rows = { columns: names, rows: sample, total_rows: kept };
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (typeof code === 'string' && RETRYABLE.has(code)) {
+      if (code === 'DATASOURCE_QUERY_FAILED') {
         throw new PlanRejectedError(code, [`the database rejected the SQL: ${(err as Error).message}`]);
       }
       throw err;

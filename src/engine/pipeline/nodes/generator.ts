@@ -3,21 +3,21 @@
  * value bound and the row cap applied (at most row_cap + 1 rows can come back, so a cut is seen).
  */
 import { Injectable } from '@nestjs/common';
+import { DatasourceRegistry } from '../../datasources/registry';
 import { rowCapOf } from '../../../config/defaults';
 import { compilePlan, PlanError } from '../../plan';
-import type { PipelineDeps } from '../deps';
-import type { SubQueryState } from '../run-state';
+import type { SubQueryAttempt } from '../run-state';
+import type { SubQueryNode } from '../node';
 import { PlanRejectedError } from './plan-rejected';
 
 @Injectable()
-export class Generator {
-  constructor(private readonly deps: PipelineDeps) {}
+export class Generator implements SubQueryNode {
+  constructor(private readonly datasources: DatasourceRegistry) {}
 
-  async run(
-    sq: SubQueryState,
-    paramValues: Readonly<Record<string, string | number | boolean | null>> = {},
-  ): Promise<void> {
-    const entry = this.deps.datasources.require(sq.datasourceId);
+  async run(attempt: SubQueryAttempt): Promise<void> {
+    const { sq } = attempt;
+    const paramValues = sq.verifiedParams ?? {};
+    const entry = this.datasources.require(sq.datasourceId);
     if (!sq.plan) throw new PlanRejectedError('PLAN_MISSING', ['no plan to compile']);
     const cap = rowCapOf(entry.config);
     let compiled: ReturnType<typeof compilePlan>;

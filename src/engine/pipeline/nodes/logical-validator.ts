@@ -3,24 +3,32 @@
  * roles. A policy problem is a refusal (no retry can fix it); any other problem goes back to the
  * planner through the refiner with the validator's repair-oriented messages.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
+import { isErrorCode, type ErrorCode } from '../../errors';
 import { REFUSAL_CODES, validatePlan, type PlanProblem } from '../../plan';
-import type { PipelineDeps } from '../deps';
 import type { RunContext } from '../run-context';
-import type { RunState, SubQueryState } from '../run-state';
+import type { SubQueryAttempt } from '../run-state';
+import type { SubQueryNode } from '../node';
 import { RefusalError } from './datasource-resolver';
 import { PlanRejectedError } from './plan-rejected';
 
 @Injectable()
-export class LogicalValidator {
-  constructor(private readonly deps: PipelineDeps) {}
+export class LogicalValidator implements SubQueryNode {
+  constructor(@Inject(ENGINE_CONFIG) private readonly config: EngineConfig) {}
 
-  async run(sq: SubQueryState, state: RunState, ctx: RunContext): Promise<void> {
+  /** A verified query was checked at start-up; every other plan is checked here. */
+  applies(attempt: SubQueryAttempt): boolean {
+    return attempt.sq.planSource !== 'verified';
+  }
+
+  async run(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
+    const { sq, run: state } = attempt;
     if (!sq.plan || !sq.snapshot) throw new PlanRejectedError('PLAN_MISSING', ['no plan to validate']);
     const result = validatePlan(sq.plan, sq.snapshot, {
       datasourceId: sq.datasourceId,
       roles: state.request.caller.roles,
-      rolePolicies: this.deps.config.policies.roles,
+      rolePolicies: this.config.policies.roles,
     });
     const denied = result.problems.filter(isRefusal);
     const wrong = result.problems.filter((p) => !isRefusal(p));
@@ -38,21 +46,25 @@ export class LogicalValidator {
       });
     }
     if (denied.length) {
-      sq.refused = true;
       ctx.operator.emit(
         'policy.denied',
         { sub_query_id: sq.id, roles: state.request.caller.roles, problems: denied },
         ctx.traceId,
       );
-      throw new RefusalError(denied[0]!.code, `refused: ${denied.map((p) => p.message).join('; ')}`);
+      throw new RefusalError(errorCodeOf(denied[0]!), `refused: ${denied.map((p) => p.message).join('; ')}`);
     }
     if (wrong.length) {
       throw new PlanRejectedError(
-        wrong[0]!.code,
+        errorCodeOf(wrong[0]!),
         wrong.map((p) => `${p.path}: ${p.message}`),
       );
     }
   }
+}
+
+/** Every problem code of the validator is an ErrorCode; warnings never come here. */
+function errorCodeOf(p: PlanProblem): ErrorCode {
+  return isErrorCode(p.code) ? p.code : 'PLAN_INVALID';
 }
 
 function isRefusal(p: PlanProblem): boolean {

@@ -1,9 +1,9 @@
-import { EngineError } from '../../errors';
+import { EngineError, type ErrorCode } from '../../errors';
 
 /** A plan or its SQL failed in a way the planner may repair: the refiner retries with `problems`. */
 export class PlanRejectedError extends EngineError {
   constructor(
-    code: string,
+    code: ErrorCode,
     readonly problems: readonly string[],
   ) {
     super(code, problems.join('; '));

@@ -4,20 +4,26 @@
  * (imported from its SQL, placeholders as `param` nodes) is compiled with those values bound.
  */
 import { Injectable } from '@nestjs/common';
-import { AGENTS, type PipelineDeps } from '../deps';
+import { VerifiedQueries } from '../verified-queries';
+import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
-import type { RunState, SubQueryState } from '../run-state';
-
-type ParamValue = string | number | boolean | null;
+import type { ParamValue, SubQueryAttempt } from '../run-state';
+import type { SubQueryNode } from '../node';
 
 @Injectable()
-export class VerifiedResolver {
-  constructor(private readonly deps: PipelineDeps) {}
+export class VerifiedResolver implements SubQueryNode {
+  constructor(private readonly verified: VerifiedQueries) {}
 
-  /** The parameter values when a verified query answers, else null (the planner takes over). */
-  async run(sq: SubQueryState, state: RunState, ctx: RunContext): Promise<Record<string, ParamValue> | null> {
-    const hit = this.deps.verified.candidate(sq.intent, [sq.datasourceId]);
-    if (!hit) return null;
+  /** Only on a sub-query's first attempt: a retry is the planner's. */
+  applies(attempt: SubQueryAttempt): boolean {
+    return attempt.previous === null;
+  }
+
+  /** Sets the plan and parameter values when a verified query answers; else the planner takes over. */
+  async run(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
+    const { sq } = attempt;
+    const hit = this.verified.candidate(sq.intent, [sq.datasourceId]);
+    if (!hit) return;
     const vq = hit.query;
     const declared = Object.entries(vq.params ?? {});
     const answer = await ctx.models.structured<{ matches: boolean; params: Record<string, ParamValue> }>(
@@ -37,7 +43,7 @@ export class VerifiedResolver {
             `\nQuestion: ${sq.intent}`,
         },
       ],
-      this.deps.verified.matchSchema(vq),
+      this.verified.matchSchema(vq),
       'match_verified_query',
     );
     const params = answer.params ?? {};
@@ -48,7 +54,7 @@ export class VerifiedResolver {
         candidate: vq.id,
         matched: false,
       });
-      return null;
+      return;
     }
     sq.verified = { id: vq.id, datasourceId: vq.datasource_id, sql: vq.sql, params };
     sq.plan = vq.plan;
@@ -63,6 +69,6 @@ export class VerifiedResolver {
       matched: true,
       score: hit.score,
     });
-    return params;
+    sq.verifiedParams = params;
   }
 }

@@ -18,8 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { ConfigSchema, type RawConfig } from '../../../src/config/schema';
-import { validateStrict } from '../../../src/config/strict-validate';
+import { ConfigSchema, type RawConfig } from '../../src/config/schema';
+import { validateStrict } from '../../src/config/strict-validate';
 import {
   DEFAULT_DEMO_SIZES,
   DEMO_DATASOURCE,
@@ -27,11 +27,11 @@ import {
   DEMO_VERIFIED_QUERIES,
   demoSizesForScale,
   ensureDemoDatabase,
-} from '../../../src/engine/datasources/demo';
-import { generateSteps } from '../../../src/engine/datasources/demo/generate-steps';
+} from '../../src/demo';
+import { generateSteps } from '../../src/demo/generate-steps';
 
 const SCALE = 0.02;
-const repoRoot = resolve(__dirname, '../../..');
+const repoRoot = resolve(__dirname, '../..');
 let workDir: string;
 
 beforeAll(() => {
@@ -288,7 +288,7 @@ describe('ensureDemoDatabase', () => {
   it('survives a process killed mid-build: no half file at the target, the next start rebuilds', async () => {
     const path = freshPath('killed');
     const script = `
-      const { ensureDemoDatabase } = require('./src/engine/datasources/demo');
+      const { ensureDemoDatabase } = require('./src/demo');
       ensureDemoDatabase(${JSON.stringify(path)}, {
         scale: ${SCALE},
         onStep: (step) => { if (step === 'order_items') process.kill(process.pid, 'SIGKILL'); },

@@ -10,7 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { EngineError } from '../../errors';
+import { EngineError } from '../engine/errors';
 import { BUILD_INFO_TABLE, DEMO_TABLES, type DemoTable } from './demo-schema';
 import { demoSizesForScale, type DemoSizes } from './demo-sizes';
 import { buildInfoStatements, generateSteps } from './generate-steps';

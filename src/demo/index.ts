@@ -11,3 +11,4 @@ export {
   DEMO_SAMPLE_QUESTIONS,
   DEMO_VERIFIED_QUERIES,
 } from './demo-datasource';
+export { DemoDatabasePreparer } from './demo-preparer';

@@ -4,6 +4,7 @@
  * cannot add one later (no `ALTER TABLE ... ADD FOREIGN KEY`), so the tables are created with
  * their constraints and filled parents first.
  */
+import { SERVICE_META_SCHEMA } from '../engine/datasources/duckdb/meta-schema';
 
 /** The demo's tables in dependency order (a table only references tables before it). */
 export const DEMO_TABLES = [
@@ -22,9 +23,11 @@ export const DEMO_TABLES = [
 
 export type DemoTable = (typeof DEMO_TABLES)[number];
 
-/** Where the build marker lives: a schema of its own, so that it does not sit among the business tables. */
-/** Schema of the build marker; datasource introspection leaves it out. */
-export const DEMO_META_SCHEMA = 'demo_meta';
+/**
+ * Where the build marker lives: the DuckDB adapter's bookkeeping schema, which introspection leaves
+ * out, so the marker does not sit among the business tables.
+ */
+export const DEMO_META_SCHEMA = SERVICE_META_SCHEMA;
 export const BUILD_INFO_TABLE = `${DEMO_META_SCHEMA}.build_info`;
 
 export const DEMO_DDL: Readonly<Record<DemoTable, string>> = {

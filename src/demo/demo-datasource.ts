@@ -2,7 +2,7 @@
  * The demo datasource as it appears in the embedded default config (`config/embedded-default.yaml`
  * holds the same entry; a test keeps the two equal), and verified queries that run on its schema.
  */
-import type { DatasourceConfig, VerifiedQueryConfig } from '../../../config/schema';
+import type { DatasourceConfig, VerifiedQueryConfig } from '../config/schema';
 
 export const DEMO_DATASOURCE_ID = 'demo';
 

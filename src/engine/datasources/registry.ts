@@ -9,9 +9,9 @@ import { validateStrict } from '../../config/strict-validate';
 import { redact } from '../../config/redact';
 import type { SecretManager } from '../../config/secrets';
 import { resolveDatasourcePaths } from '../../config/defaults';
-import type { DatasourceAdapter } from '../datasources/adapter';
-import type { SchemaSnapshot } from '../datasources/schema';
-import { createAdapter, maskConnection } from '../datasources/factory';
+import type { DatasourceAdapter } from './adapter';
+import type { SchemaSnapshot } from './schema';
+import { createAdapter, maskConnection } from './factory';
 import { EngineError, NotFoundError } from '../errors';
 import type { Logger } from '../logging/logger';
 

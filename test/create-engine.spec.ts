@@ -2,11 +2,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as P from '../../src/engine/plan/build';
-import { createEngine } from '../../src/engine/create-engine';
-import { makeSqliteFixture } from '../support/app';
-import { FakeModelServer } from '../support/fake-model';
-import { PipelineModel } from '../support/pipeline-model';
+import * as P from '../src/engine/plan/build';
+import { createEngine } from '../src/create-engine';
+import { makeSqliteFixture } from './support/app';
+import { FakeModelServer } from './support/fake-model';
+import { PipelineModel } from './support/pipeline-model';
 
 it('answers a question from TypeScript without the HTTP layer', async () => {
   const fake = await FakeModelServer.start();

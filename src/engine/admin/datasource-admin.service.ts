@@ -1,0 +1,42 @@
+/** Datasources at runtime: list and describe (connections masked), add and remove (audited). */
+import { Injectable } from '@nestjs/common';
+import { DatasourceRegistry, type ListedDatasource } from '../datasources/registry';
+import { OperatorEvents } from '../events/operator-events';
+import { getLogger } from '../logging/logger';
+
+export interface AdminCaller {
+  readonly roles?: readonly string[];
+}
+
+@Injectable()
+export class DatasourceAdmin {
+  private readonly log = getLogger('nl2sql.engine');
+
+  constructor(
+    private readonly datasources: DatasourceRegistry,
+    private readonly events: OperatorEvents,
+  ) {}
+
+  list(): ListedDatasource[] {
+    return this.datasources.list();
+  }
+
+  describe(id: string): ListedDatasource {
+    return this.datasources.describe(this.datasources.require(id));
+  }
+
+  /** Runtime add: validated and built, not connected, not indexed; nothing written to files. */
+  add(raw: unknown, by: AdminCaller = {}): ListedDatasource {
+    const entry = this.datasources.add(raw);
+    this.events.audit('datasource.added', { datasource_id: entry.config.id, roles: by.roles ?? [] });
+    this.log.info('datasource added at runtime', { datasource_id: entry.config.id });
+    return this.datasources.describe(entry);
+  }
+
+  /** Runtime remove: out of routing and the running config, pool closed; index entries stay. */
+  async remove(id: string, by: AdminCaller = {}): Promise<void> {
+    await this.datasources.remove(id);
+    this.events.audit('datasource.removed', { datasource_id: id, roles: by.roles ?? [] });
+    this.log.info('datasource removed at runtime', { datasource_id: id });
+  }
+}

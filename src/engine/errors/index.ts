@@ -1,0 +1,2 @@
+export { ERROR_CODES, isErrorCode, type ErrorCode } from './error-code';
+export { EngineError, NotFoundError, RunCancelledError } from './engine-error';

@@ -1,0 +1,128 @@
+/**
+ * Start-up and shutdown of the engine. At bootstrap: ready the datasource files (preparers),
+ * connect and introspect every datasource, and refuse to serve when a required one fails or none
+ * is ready; check the verified queries; log the model agents that cannot be used yet; open the
+ * schema index; start retention. At shutdown: stop taking runs, then close every pool and client.
+ */
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigError, type ConfigProblem } from '../../config/config-error';
+import { DATASOURCE_PREPARERS, type DatasourcePreparer } from '../datasources/preparer';
+import { DatasourceRegistry } from '../datasources/registry';
+import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
+import { EngineError } from '../errors';
+import { OperatorEvents } from '../events/operator-events';
+import { SchemaIndex } from '../index/schema-index';
+import { LlmService } from '../llm/llm-service';
+import { getLogger } from '../logging/logger';
+import { VerifiedQueries } from '../pipeline/verified-queries';
+import { ResultStore } from '../storage/result-store';
+import { EngineState } from './engine-state';
+import { RetentionService } from './retention.service';
+
+export interface DatasourceCheck {
+  readonly datasource_id: string;
+  readonly status: string;
+  readonly required: boolean;
+  readonly reason: string | null;
+}
+
+export class EngineNotReadyError extends EngineError {
+  constructor(
+    message: string,
+    readonly checks: readonly DatasourceCheck[],
+  ) {
+    super('ENGINE_NOT_READY', message, { checks });
+    this.name = 'EngineNotReadyError';
+  }
+}
+
+@Injectable()
+export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = getLogger('nl2sql.engine');
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+    @Inject(DATASOURCE_PREPARERS) private readonly preparers: readonly DatasourcePreparer[],
+    private readonly datasources: DatasourceRegistry,
+    private readonly verified: VerifiedQueries,
+    private readonly llm: LlmService,
+    private readonly index: SchemaIndex,
+    private readonly results: ResultStore,
+    private readonly events: OperatorEvents,
+    private readonly retention: RetentionService,
+    private readonly state: EngineState,
+  ) {}
+
+  /** A start that fails closes what it opened before the error reaches the caller. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      await this.check();
+      await this.retention.start();
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  /**
+   * Connects and introspects every datasource. A required one that fails, or none ready at all,
+   * throws EngineNotReadyError naming each failing datasource and its reason; an optional failure
+   * is recorded as `failed` and the rest serve.
+   */
+  private async check(): Promise<DatasourceCheck[]> {
+    const configs = this.datasources.all().map((e) => e.config);
+    for (const preparer of this.preparers) await preparer.prepare(configs);
+    const entries = await Promise.all(this.datasources.ids().map((id) => this.datasources.check(id)));
+    const checks: DatasourceCheck[] = entries.map((e) => ({
+      datasource_id: e.config.id,
+      status: e.status,
+      required: e.config.required ?? false,
+      reason: e.reason,
+    }));
+    const requiredFailed = checks.filter((c) => c.required && c.status !== 'ready');
+    if (requiredFailed.length) {
+      throw new EngineNotReadyError(
+        `required datasource${requiredFailed.length > 1 ? 's' : ''} failed: ` +
+          requiredFailed.map((c) => `'${c.datasource_id}' (${c.reason})`).join('; '),
+        checks,
+      );
+    }
+    if (!checks.some((c) => c.status === 'ready')) {
+      const why = checks.length
+        ? checks.map((c) => `'${c.datasource_id}' (${c.reason})`).join('; ')
+        : 'no datasource is configured (add one under `datasources:`)';
+      throw new EngineNotReadyError(`no datasource is ready: ${why}`, checks);
+    }
+    this.checkVerifiedQueries();
+    for (const problem of this.llm.check()) {
+      this.log.warn('model agent not usable until fixed', { ...problem });
+    }
+    await this.index.open(this.datasources.ids());
+    return checks;
+  }
+
+  /** Verified queries of every ready datasource must import and validate; a bad one stops start-up. */
+  private checkVerifiedQueries(): void {
+    const problems: ConfigProblem[] = [];
+    for (const entry of this.datasources.ready()) {
+      if (entry.snapshot) problems.push(...this.verified.check(entry.config.id, entry.snapshot));
+    }
+    if (problems.length) throw new ConfigError(problems, 'verified_queries');
+  }
+
+  private close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.state.close();
+      await Promise.allSettled([this.llm.close(), this.index.close(), this.results.close()]);
+      await this.datasources.closeAll();
+      this.events.complete();
+      this.log.info('engine closed', { tenant_id: this.config.tenant_id });
+    })();
+    return this.closing;
+  }
+}
