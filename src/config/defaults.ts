@@ -18,6 +18,12 @@ export const DEFAULT_ROW_CAP = 10_000;
 export const DEFAULT_TIMEOUT_S = 30;
 export const DEFAULT_MAX_AGE_DAYS = 30;
 
+/**
+ * From this similarity between a question and a verified question (the index embedder's cosine),
+ * the verified query answers with no model call when its parameters can be filled without one.
+ */
+export const DEFAULT_VERIFIED_DIRECT_THRESHOLD = 0.9;
+
 export interface StoreSettings {
   readonly path: string;
   readonly max_age_days: number;
@@ -30,6 +36,7 @@ export interface PipelineSettingsResolved {
   readonly sample_rows: number;
   readonly max_sub_queries: number;
   readonly plan_cache_size: number;
+  readonly verified_direct_threshold: number | null;
 }
 
 export interface AppConfig {
@@ -93,6 +100,10 @@ export function resolveDefaults(raw: RawConfig, baseDir: string): AppConfig {
         sample_rows: p.sample_rows ?? 20,
         max_sub_queries: p.max_sub_queries ?? 4,
         plan_cache_size: p.plan_cache_size ?? 1000,
+        verified_direct_threshold:
+          p.verified_direct_threshold === undefined
+            ? DEFAULT_VERIFIED_DIRECT_THRESHOLD
+            : p.verified_direct_threshold,
       },
     },
     hooks: (raw.hooks ?? []).map((h) => ({ ...h, module: abs(h.module) })),

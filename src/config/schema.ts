@@ -169,6 +169,12 @@ export const PipelineSettingsSchema = Closed({
   sample_rows: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
   max_sub_queries: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
   plan_cache_size: Type.Optional(Type.Integer({ minimum: 0 })),
+  verified_direct_threshold: Type.Optional(
+    Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description:
+        'Similarity (0..1) from which a verified query answers with no model call; null: the model always confirms',
+    }),
+  ),
 });
 
 export const HookSchema = Closed({

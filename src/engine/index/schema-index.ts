@@ -8,6 +8,8 @@ import type { AppConfig } from '../../config/defaults';
 import type { SecretManager } from '../../config/secrets';
 import { EngineError } from '../errors';
 import { getLogger } from '../logging/logger';
+import { createEmbedder } from './embedders/create-embedder';
+import { dot, type Embedder } from './embedders/embedder';
 import { createIndexService } from './index';
 import type { IndexService } from './index-service';
 
@@ -19,6 +21,8 @@ export class SchemaIndex {
     private readonly service: IndexService | null,
     /** Why there is no index service (e.g. the embeddings key is missing), when there is none. */
     readonly problem: string | null,
+    /** The index's embedder, for comparing a question with known questions the way the index does. */
+    private readonly embedder: Embedder | null = null,
   ) {}
 
   /** Like a model key (spec 4.16.7), a missing embeddings key does not stop the engine being built. */
@@ -28,7 +32,7 @@ export class SchemaIndex {
         { embeddings: config.embeddings, storage: { index: config.storage.index } },
         { secrets, logger: getLogger('nl2sql.index') },
       );
-      return new SchemaIndex(service, null);
+      return new SchemaIndex(service, null, createEmbedder(config.embeddings, secrets));
     } catch (err) {
       return new SchemaIndex(null, err instanceof Error ? err.message : String(err));
     }
@@ -48,6 +52,19 @@ export class SchemaIndex {
 
   get available(): boolean {
     return this.service !== null;
+  }
+
+  /**
+   * The highest cosine similarity between `question` and any of `texts` by the index's embedder
+   * (0..1), or null when there is no embedder. Needs no built index.
+   */
+  async similarity(question: string, texts: readonly string[]): Promise<number | null> {
+    if (!this.embedder || !texts.length) return null;
+    const [q, ...others] = await this.embedder.embed([question, ...texts]);
+    let best = 0;
+    // Vectors are L2-normalised: the dot product is the cosine.
+    for (const v of others) best = Math.max(best, dot(q!, v));
+    return best;
   }
 
   /** Opens the store at start-up; a failure is logged and routing falls back to the model. */

@@ -33,6 +33,8 @@ export interface VerifiedMatch {
   readonly datasourceId: string;
   readonly sql: string;
   readonly params: Record<string, unknown>;
+  /** Matched and filled with no model call (the verified-query fast path). */
+  readonly direct: boolean;
 }
 
 export interface SubQueryState {

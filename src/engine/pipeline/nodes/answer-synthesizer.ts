@@ -46,15 +46,20 @@ export class AnswerSynthesizer implements RunNode {
     const sqs = state.subQueries.filter((s) => s.status === 'success');
     const content = renderContent(sqs, execute);
     const formatType = formatOf(sqs, execute);
-    const summary = await ctx.models.text(
-      AGENTS.answer,
-      'answer_synthesizer',
-      SYSTEM,
-      [{ role: 'user', content: describeResults(state.request.question, sqs, execute) }],
-      ctx.emitter.observed
-        ? (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece })
-        : undefined,
-    );
+    // A run answered by verified queries with no model call stays without one: a template says it.
+    const summary = sqs.every((s) => s.verified?.direct)
+      ? templateSummary(sqs, execute)
+      : await ctx.models.text(
+          AGENTS.answer,
+          'answer_synthesizer',
+          SYSTEM,
+          [{ role: 'user', content: describeResults(state.request.question, sqs, execute) }],
+          ctx.emitter.observed
+            ? (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece })
+            : undefined,
+        );
+    if (sqs.every((s) => s.verified?.direct))
+      ctx.emitter.emit('answer.delta', { field: 'summary', text: summary });
     if (content) ctx.emitter.emit('answer.delta', { field: 'content', text: content });
     const truncated = sqs.some((s) => s.truncated);
     const warnings: string[] = [];
@@ -74,6 +79,28 @@ export class AnswerSynthesizer implements RunNode {
     }
     state.finalAnswer = { summary, format_type: formatType, content, warnings, truncated };
   }
+}
+
+/** The summary of results of verified queries answered without a model, built from their rows. */
+export function templateSummary(sqs: readonly SubQueryState[], execute: boolean): string {
+  return sqs
+    .map((sq) => {
+      const head = `From the verified query '${sq.verified?.id ?? sq.id}'`;
+      const r = sq.rows;
+      if (!execute || !r) return `${head}: the SQL is ready to run.`;
+      if (!r.rows.length) return `${head}: nothing matched.`;
+      if (r.rows.length === 1 && r.columns.length === 1)
+        return `${head}: ${r.columns[0]} is ${cell(r.rows[0]?.[0])}.`;
+      const total = sq.rowCount ?? r.rows.length;
+      const shown = r.rows
+        .slice(0, 3)
+        .map((row) => r.columns.map((c, i) => `${c} ${cell(row[i])}`).join(', '))
+        .join('; ');
+      const more = total > 3 ? `; and ${total - 3} more` : '';
+      const cut = sq.truncated ? ' (cut at the row cap)' : '';
+      return `${head}: ${total} row${total === 1 ? '' : 's'}${cut}. ${shown}${more}.`;
+    })
+    .join('\n');
 }
 
 function formatOf(sqs: readonly SubQueryState[], execute: boolean): FinalAnswer['format_type'] {
