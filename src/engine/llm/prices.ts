@@ -4,7 +4,7 @@
  * (llm section `prices`) override or add models, with `source: config` and no citation. A model not
  * listed is not priced: its calls' cost is null, and a cost cap refuses to run with it.
  */
-import type { TokenUsage } from './usage';
+import type { TokenUsage } from './token-usage';
 
 export interface ModelPrice {
   input: number;

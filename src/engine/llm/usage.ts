@@ -4,16 +4,11 @@
  * three input figures nest (cached + cache_write <= input) on both wires.
  */
 import type { PriceTable } from './prices';
+import type { TokenUsage } from './token-usage';
+
+export type { TokenUsage };
 
 /** Token counts as a wire reports them, before pricing. */
-export interface TokenUsage {
-  readonly inputTokens: number;
-  readonly cachedInputTokens: number;
-  readonly cacheWriteInputTokens: number;
-  readonly outputTokens: number;
-  readonly reasoningTokens: number;
-}
-
 export interface UsageRecord {
   calls: number;
   input_tokens: number;

@@ -25,27 +25,17 @@ import {
   quoteLiteral,
 } from './parquet-columns';
 import { RESULT_METADATA_KEY } from './result-metadata';
+import type { MetadataFor, ParquetWriteOutcome } from './parquet-outcome';
 import type { ManifestColumn } from './result-store';
 import { writeSmallParquet } from './small-parquet';
 import { StorageWriteError } from './storage-errors';
+
+export type { MetadataFor, ParquetWriteOutcome } from './parquet-outcome';
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
 const CHUNK_ROWS = 2048;
 /** Bounds the staging database's buffer pool; past it DuckDB writes pages to the staging file. */
 const STAGING_MEMORY_LIMIT = '64MB';
-
-export interface ParquetWriteOutcome {
-  readonly columns: ManifestColumn[];
-  readonly rowCount: number;
-  /** A batch said the adapter cut the result at its row cap. */
-  readonly truncated: boolean;
-}
-
-/**
- * Key-value metadata for the file, made from what the writer learnt of the result (columns, rows,
- * truncation) before it writes the footer: the result store keeps each result's entry there.
- */
-export type MetadataFor = (outcome: ParquetWriteOutcome) => string;
 
 export async function writeParquetAtomic(
   finalPath: string,

@@ -7,7 +7,7 @@
  * there exactly when the result is; the run's manifest is the set of files in its folder that carry
  * an entry naming that tenant, run and result.
  */
-import type { ParquetWriteOutcome } from './parquet-writer';
+import type { ParquetWriteOutcome } from './parquet-outcome';
 import type { ManifestEntry } from './result-store';
 
 export const RESULT_METADATA_KEY = 'nl2sql.result';

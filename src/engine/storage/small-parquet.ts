@@ -12,7 +12,7 @@ import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
 import type { ResultBatch, ResultColumn } from '../datasources/adapter';
 import { writeFileAtomic } from './atomic-file';
 import { encodeCell, manifestColumns, physicalTypeOf, type PhysicalType } from './parquet-columns';
-import type { MetadataFor, ParquetWriteOutcome } from './parquet-writer';
+import type { MetadataFor, ParquetWriteOutcome } from './parquet-outcome';
 import { RESULT_METADATA_KEY } from './result-metadata';
 import { StorageWriteError } from './storage-errors';
 

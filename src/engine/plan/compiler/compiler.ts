@@ -29,6 +29,7 @@ import {
 } from '../scope';
 import type * as T from '../types';
 import type { SqlDialect } from './dialect';
+import type { TypedValue } from './typed-value';
 import { totalOrder } from './order';
 
 export interface CompileOptions {
@@ -52,11 +53,6 @@ export interface CompiledSql {
 }
 
 /** A literal value with the type it is bound as. */
-export interface TypedValue {
-  readonly value: string | number | boolean;
-  readonly type: 'integer' | 'float' | 'decimal' | 'text' | 'boolean' | 'date' | 'timestamp';
-}
-
 type Handlers = { [K in T.ExprKind]: (e: T.ExprOf<K>, s: Scope) => string };
 
 export class PlanCompiler {

@@ -10,7 +10,7 @@ import { unsupported } from '../errors';
 import type { ScalarFunctionName } from '../functions';
 import type { InferredType } from '../scope';
 import type { CastType } from '../ast';
-import type { TypedValue } from './compiler';
+import type { TypedValue } from './typed-value';
 
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
 
