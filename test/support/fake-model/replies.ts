@@ -32,6 +32,12 @@ interface Common {
   readonly model?: string;
   /** Usage to report; null sends none. Default { input: 100, output: 20 }. */
   readonly usage?: FakeUsage | null;
+  /**
+   * A streamed answer that goes wrong after its first pieces: `stall` sends nothing more and keeps
+   * the connection open; `cut` closes it cleanly without the end of the answer (no finish_reason,
+   * no [DONE], no message_stop).
+   */
+  readonly streamFault?: 'stall' | 'cut';
 }
 
 export type FakeReply =

@@ -163,6 +163,7 @@ export class FakeModelServer {
     const answer = toAnswer(reply, wire, body);
     this.seq += 1;
     const id = `fake-${this.seq}`;
+    if (recorded.stream && reply.streamFault) breakAfterFirstPieces(res, reply.streamFault);
     if (wire === 'openai') {
       if (recorded.stream)
         openaiStream(res, id, model, answer, usage, body?.stream_options?.include_usage === true);
@@ -347,6 +348,24 @@ function anthropicStream(
   });
   event('message_stop', {});
   res.end();
+}
+
+/**
+ * Lets the first three SSE frames through (the opening frames and one piece of the answer), then
+ * drops every later write: the stream stalls with its connection open, or is ended cleanly.
+ */
+function breakAfterFirstPieces(res: ServerResponse, fault: 'stall' | 'cut'): void {
+  const write = res.write.bind(res);
+  let frames = 0;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (++frames > 3) return true;
+    return (write as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof res.write;
+  const end = res.end.bind(res);
+  res.end = ((...args: unknown[]) => {
+    if (fault === 'cut') return end();
+    return res;
+  }) as typeof res.end;
 }
 
 /** Splits a text into a few pieces so streaming has more than one delta. */

@@ -22,7 +22,7 @@ export class AnthropicWireClient extends WireClient<Params> {
 
   constructor(Sdk: AnthropicConstructor, agent: ResolvedAgent, label: string) {
     super(agent, label);
-    this.sdk = new Sdk(sdkOptions(agent, this.tracker));
+    this.sdk = new Sdk(sdkOptions(agent));
   }
 
   protected get baseUrl(): string {
@@ -83,6 +83,7 @@ export class AnthropicWireClient extends WireClient<Params> {
     let model = this.agent.model;
     let usage: PartialUsage | null = null;
     let stop: string | null = null;
+    let ended = false;
     for await (const event of stream) {
       switch (event.type) {
         case 'message_start':
@@ -111,12 +112,15 @@ export class AnthropicWireClient extends WireClient<Params> {
           }
           break;
         }
-        case 'content_block_stop':
         case 'message_stop':
+          ended = true;
+          break;
+        case 'content_block_stop':
           break;
       }
     }
     if (stop === 'refusal') throw this.refusedError(request, null, { stop_reason: stop, content: text });
+    if (!ended) throw this.cutShortError(request);
     const tokens = usage ? usageOf(usage) : null;
     if (isTool) {
       let decoded: unknown = undefined;

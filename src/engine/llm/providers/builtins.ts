@@ -4,7 +4,8 @@
  */
 import { LlmError } from '../errors';
 import type { ProviderDefinition, ResolvedAgent } from './provider';
-import { ThreadedModelClient } from './wire-thread';
+import { AnthropicWireClient } from './anthropic-wire';
+import { OpenAiWireClient } from './openai-wire';
 
 export const ANTHROPIC_PACKAGE = '@anthropic-ai/sdk';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -40,7 +41,7 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
     requires: ['openai'],
     installHint: 'npm install openai',
     plugin: false,
-    create: (agent) => new ThreadedModelClient({ kind: 'openai', label, tokenParam: 'max_tokens' }, agent),
+    create: (agent) => new OpenAiWireClient(agent, label, 'max_tokens'),
   });
   return [
     {
@@ -54,11 +55,7 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
       requires: ['openai'],
       installHint: 'npm install openai',
       plugin: false,
-      create: (agent) =>
-        new ThreadedModelClient(
-          { kind: 'openai', label: 'OpenAI', tokenParam: 'max_completion_tokens' },
-          agent,
-        ),
+      create: (agent) => new OpenAiWireClient(agent, 'OpenAI', 'max_completion_tokens'),
     },
     {
       name: 'anthropic',
@@ -72,9 +69,8 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
       installHint: `npm install ${ANTHROPIC_PACKAGE}`,
       plugin: false,
       create: (agent: ResolvedAgent) => {
-        // Checked here, where a missing package is reported; the thread loads its own copy.
-        loadAnthropic(load, agent);
-        return new ThreadedModelClient({ kind: 'anthropic', label: 'Anthropic' }, agent);
+        // Loaded here, where a missing package is reported (it is an optional dependency).
+        return new AnthropicWireClient(loadAnthropic(load, agent), agent, 'Anthropic');
       },
     },
     compatible('openai_compatible', 'OpenAI-compatible server', null, null, 'tool_calling'),

@@ -25,7 +25,7 @@ export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
     private readonly tokensParam: 'max_completion_tokens' | 'max_tokens',
   ) {
     super(agent, label);
-    this.sdk = new OpenAI(sdkOptions(agent, this.tracker));
+    this.sdk = new OpenAI(sdkOptions(agent));
   }
 
   protected get baseUrl(): string {
@@ -124,6 +124,7 @@ export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
       const reason = refusal || 'stopped by the content filter';
       throw this.refusedError(request, reason, { refusal: reason, body: null });
     }
+    if (finish === null) throw this.cutShortError(request);
     return { text: args || text, usage, model };
   }
 }
