@@ -362,7 +362,7 @@ function breakAfterFirstPieces(res: ServerResponse, fault: 'stall' | 'cut'): voi
     return (write as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof res.write;
   const end = res.end.bind(res);
-  res.end = ((...args: unknown[]) => {
+  res.end = (() => {
     if (fault === 'cut') return end();
     return res;
   }) as typeof res.end;
