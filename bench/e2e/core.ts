@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { compareResults } from '../roundtrip/compare';
 import { loadSpider, type GoldResult, type SpiderDataset } from '../support/spider';
 import { BenchClient, type Timed } from './client';
@@ -29,6 +30,8 @@ export interface E2eOptions {
   readonly data: string;
   /** Concurrent clients of the throughput pass (default 8). */
   readonly concurrency?: number;
+  /** The oracle answers each model call after this many ms (default 0): a real model takes 300 ms to seconds. */
+  readonly modelLatencyMs?: number;
   /** Only the first N scorable questions (and only their databases). */
   readonly limit?: number;
   /** settings.pipeline.sample_rows (max 1000); larger results are paged through the result route. */
@@ -68,6 +71,14 @@ export interface E2eOutcome {
 export interface E2eFigures {
   suite: 'e2e';
   questions: number;
+  /** What each model call waited before the oracle answered (ms). */
+  model_latency_ms: number;
+  /** Concurrent clients of the throughput passes. */
+  clients: number;
+  /** The service's event-loop delay over the median concurrent pass (monitorEventLoopDelay). */
+  event_loop_lag_ms: { p99: number } | null;
+  /** Growth of the process's resident memory at the pass's peak over before it, per client (MB). */
+  rss_per_inflight_run_mb: number | null;
   execution_match: number;
   overhead_ms: { p50: number; p95: number };
   runs_per_s: number;
@@ -118,6 +129,8 @@ export interface E2eFigures {
     oracle_thread_ms_per_run: number;
     overhead_ms: { p50: number; p95: number };
     wall_ms: { p50: number; p95: number };
+    event_loop_lag_p99_ms: number;
+    rss_growth_mb: number;
   } | null;
   notes: string[];
 }
@@ -128,12 +141,7 @@ export interface E2eResult {
 }
 
 const ROW_CAP = 1_000_000;
-/**
- * Warm-up passes. After a single one, the concurrent passes kept getting faster for about 2000
- * runs (`--warmup 1 --passes 10`: 194.7 runs/s at first, 249.1 to 272.2 from the sixth pass;
- * process CPU per run 7.39 ms, then 5.05 to 5.67), most likely V8 still compiling the hot code of
- * its four isolates (service, model-call thread, oracle, clients) on its background threads.
- */
+/** Warm-up passes: after one, the concurrent passes still got faster for a while (bench/README.md). */
 const WARMUP_PASSES = 4;
 const PAGE_LIMIT = 1000;
 
@@ -170,7 +178,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
   const concurrency = opts.concurrency ?? 8;
   const sampleRows = Math.min(opts.sampleRows ?? 1000, 1000);
 
-  const oracle = await Oracle.start();
+  const oracle = await Oracle.start(opts.modelLatencyMs ?? 0);
   let service: RunningService | null = null;
   let client: BenchClient | null = null;
   let load: LoadGenerator | null = null;
@@ -197,6 +205,9 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       await load.pass(questions);
     }
 
+    // One run at a time, the model's latency would only add waiting: the sequential pass (execution
+    // match, overhead without contention) runs at zero latency, the concurrent passes at the latency.
+    await oracle.setLatency(0);
     progress(`e2e: sequential pass over ${questions.length} questions`);
     const outcomes: E2eOutcome[] = [];
     for (const q of questions) {
@@ -208,6 +219,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
 
     let concurrent: E2eFigures['concurrent'] = null;
     if (!opts.sequentialOnly) {
+      await oracle.setLatency(opts.modelLatencyMs ?? 0);
       // Several passes, the median reported: on a shared virtual machine one pass can lose a
       // third of its time to the host (see `steal`), and the median is the figure to compare.
       const passes: NonNullable<E2eFigures['concurrent']>[] = [];
@@ -230,6 +242,8 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     }
     const createAfter = fileCreateCpuMs(service.storageDir, 'after');
     const figures = summarise(outcomes, {
+      modelLatencyMs: opts.modelLatencyMs ?? 0,
+      clients: concurrency,
       fileCreateMs: { before: round3(createBefore), after: round3(createAfter) },
       databases: databases.size,
       skipped: all.skipped,
@@ -258,7 +272,19 @@ async function concurrentPass(
   const elu0 = performance.eventLoopUtilization();
   const machine0 = machineTicks();
   const main0 = mainThreadCpuMs();
-  const { measures, busyMs: clientBusyMs } = await load.pass(questions);
+  // The service runs in this process: its event-loop delay and resident memory are this process's.
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const rss0 = process.memoryUsage.rss();
+  let rssPeak = rss0;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+  }, 50);
+  const passed = await load.pass(questions).finally(() => {
+    clearInterval(sampler);
+    lag.disable();
+  });
+  const { measures, busyMs: clientBusyMs } = passed;
   const cpu = process.cpuUsage(cpu0);
   const elu = performance.eventLoopUtilization(elu0);
   const machine1 = machineTicks();
@@ -285,6 +311,8 @@ async function concurrentPass(
     oracle_thread_ms_per_run: round3(oracleBusyMs / runs),
     overhead_ms: spread(measures.map((m) => m.overheadMs)),
     wall_ms: spread(measures.map((m) => m.wallMs)),
+    event_loop_lag_p99_ms: round3(lag.percentile(99) / 1e6),
+    rss_growth_mb: round3(Math.max(0, rssPeak - rss0) / 2 ** 20),
   };
 }
 
@@ -387,6 +415,8 @@ async function allRows(
 function summarise(
   outcomes: readonly E2eOutcome[],
   ctx: {
+    modelLatencyMs: number;
+    clients: number;
     fileCreateMs: E2eFigures['storage_file_create_ms'];
     databases: number;
     skipped: number;
@@ -410,6 +440,10 @@ function summarise(
   return {
     suite: 'e2e',
     questions: outcomes.length,
+    model_latency_ms: ctx.modelLatencyMs,
+    clients: ctx.clients,
+    event_loop_lag_ms: ctx.concurrent ? { p99: ctx.concurrent.event_loop_lag_p99_ms } : null,
+    rss_per_inflight_run_mb: ctx.concurrent ? round3(ctx.concurrent.rss_growth_mb / ctx.clients) : null,
     execution_match: outcomes.length ? round3(count('matched') / outcomes.length) : 0,
     overhead_ms: spread(m.map((x) => x.overheadMs)),
     runs_per_s: ctx.concurrent ? round3(ctx.concurrent.runs / ctx.concurrent.seconds) : 0,

@@ -3,13 +3,14 @@
  * OracleAnswers. It runs beside the service's event loop, as a real model server would, so the
  * oracle's own work never delays a run's steps. Messages from the parent are OracleCommand.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { FakeModelServer } from '../../test/support/fake-model';
 import { OracleAnswers, type OracleEntry } from './oracle-answers';
 
 export type OracleCommand =
   | { readonly id: number; readonly type: 'load'; readonly entries: readonly OracleEntry[] }
   | { readonly id: number; readonly type: 'restart-clock' }
+  | { readonly id: number; readonly type: 'latency'; readonly ms: number }
   | { readonly id: number; readonly type: 'stats' }
   | { readonly id: number; readonly type: 'close' };
 
@@ -30,7 +31,11 @@ async function main(): Promise<void> {
   const answers = new OracleAnswers();
   // Nothing reads the requests back: keeping them only fed the thread's garbage collector.
   const server = await FakeModelServer.start({ record: false });
-  server.onRequest((req) => answers.answer(req));
+  let latencyMs = Number((workerData as { latencyMs?: number } | null)?.latencyMs ?? 0);
+  server.onRequest((req) => {
+    const reply = answers.answer(req);
+    return latencyMs > 0 && !('hang' in reply) ? { ...reply, delayMs: latencyMs } : reply;
+  });
   let since = performance.eventLoopUtilization();
   port.on('message', (cmd: OracleCommand) => {
     void (async () => {
@@ -40,6 +45,9 @@ async function main(): Promise<void> {
           break;
         case 'restart-clock':
           since = performance.eventLoopUtilization();
+          break;
+        case 'latency':
+          latencyMs = cmd.ms;
           break;
         case 'stats':
           port.postMessage({

@@ -43,11 +43,12 @@ export class Oracle {
     worker.on('exit', () => fail(new Error('the oracle thread stopped')));
   }
 
-  static start(): Promise<Oracle> {
+  /** `latencyMs`: each model call is answered after this long, as a real model would take. */
+  static start(latencyMs = 0): Promise<Oracle> {
     const file = join(__dirname, `oracle-worker${extname(__filename)}`);
     // From TypeScript sources (bench, jest) the thread compiles on the fly, like the SQLite runner.
     const execArgv = extname(__filename) === '.ts' ? ['-r', '@swc-node/register'] : [];
-    const worker = new Worker(file, { execArgv });
+    const worker = new Worker(file, { execArgv, workerData: { latencyMs } });
     return new Promise((resolve, reject) => {
       const onError = (err: Error) => reject(err);
       worker.once('error', onError);
@@ -57,6 +58,11 @@ export class Oracle {
         else reject(new Error('the oracle thread did not start'));
       });
     });
+  }
+
+  /** From now on each model call is answered after `ms`. */
+  async setLatency(ms: number): Promise<void> {
+    await this.call({ type: 'latency', ms });
   }
 
   /** Imports every question's gold SQL as a plan and hands the answers to the oracle thread. */

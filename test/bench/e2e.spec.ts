@@ -32,6 +32,7 @@ describeWithData('bench e2e (smoke)', () => {
       data: DATA,
       limit: 4,
       concurrency: 2,
+      modelLatencyMs: 40,
       storage,
       heapProfile,
     });
@@ -54,7 +55,13 @@ describeWithData('bench e2e (smoke)', () => {
     expect(figures.databases).toBe(1);
     // Three model calls per run (decompose, plan, answer) over real HTTP, and a real statement.
     expect(figures.model_calls_per_run).toBe(3);
-    expect(figures.model_ms.p50).toBeGreaterThanOrEqual(0);
+    // In the concurrent passes each call waited the oracle's latency (the sequential one runs without).
+    expect(figures.model_latency_ms).toBe(40);
+    expect(figures.clients).toBe(2);
+    expect(figures.concurrent!.wall_ms.p50).toBeGreaterThanOrEqual(3 * 40);
+    expect(figures.wall_ms.p50).toBeLessThan(figures.concurrent!.wall_ms.p50);
+    expect(figures.event_loop_lag_ms!.p99).toBeGreaterThan(0);
+    expect(figures.rss_per_inflight_run_mb).toBeGreaterThanOrEqual(0);
     expect(figures.sql_ms.p50).toBeGreaterThan(0);
     expect(figures.wall_ms.p50).toBeGreaterThan(figures.sql_ms.p50);
     for (const o of outcomes) {
