@@ -38,13 +38,16 @@ interface MysqlConnection {
   query(options: { sql: string; values?: unknown[]; rowsAsArray?: boolean; typeCast?: unknown }): MysqlQuery;
   query(sql: string, callback: (error: Error | null, result: unknown) => void): void;
   destroy(): void;
+  once(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
+  off(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
 }
 
 /** mysql2's numeric column types to the names its typeCast uses (`Types` maps both ways). */
 const TYPE_NAMES = Types as unknown as Record<number, string>;
 
 const TIMEOUT_ERRNOS = new Set([1969, 3024, 1317, 1028]);
-const UNAVAILABLE_ERRNOS = new Set([1045, 1049, 1044, 1040, 1203, 2002, 2003, 2006, 2013]);
+// 1927: MariaDB's "Connection was killed"; 1053: server shutdown in progress.
+const UNAVAILABLE_ERRNOS = new Set([1045, 1049, 1044, 1040, 1203, 2002, 2003, 2006, 2013, 1927, 1053]);
 
 export class MysqlAdapter extends BaseAdapter {
   private pool: RawPool<MysqlConnection> | null = null;
@@ -191,6 +194,26 @@ class MysqlCursor implements Cursor {
     });
     this.stream = query.stream({ highWaterMark: 1000 });
     this.rows = this.stream[Symbol.asyncIterator]();
+    // A streamed query without a callback never hears that its connection died (killed, server
+    // gone): mysql2 tells the connection instead. Without this the read would wait for good and
+    // the pool slot would never come back.
+    conn.once('error', this.onConnectionLost);
+    conn.once('end', this.onConnectionLost);
+  }
+
+  private readonly onConnectionLost = (error?: Error): void => {
+    if (this.ended) return;
+    const lost =
+      error ??
+      Object.assign(new Error('the connection to the database was closed'), {
+        code: 'PROTOCOL_CONNECTION_LOST',
+      });
+    this.stream.destroy(lost);
+  };
+
+  private forgetConnection(): void {
+    this.conn.off('error', this.onConnectionLost);
+    this.conn.off('end', this.onConnectionLost);
   }
 
   get columns(): readonly ResultColumn[] {
@@ -221,6 +244,7 @@ class MysqlCursor implements Cursor {
 
   async close(): Promise<void> {
     await this.pending;
+    this.forgetConnection();
     if (!this.ended && !this.failed) {
       // A half-read result cannot be abandoned on a MySQL connection: drop the connection.
       this.stream.destroy();
