@@ -13,7 +13,12 @@ it('answers a question from TypeScript without the HTTP layer', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nl2sql-prog-'));
   const engine = await createEngine({
     datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
-    llm: { provider: 'openai_compatible', model: 'fake-model', base_url: fake.openaiBaseUrl },
+    llm: {
+      provider: 'openai_compatible',
+      model: 'fake-model',
+      base_url: fake.openaiBaseUrl,
+      planner_format: 'plan',
+    },
     storage: {
       results: { path: join(dir, 'results') },
       traces: { path: join(dir, 'traces') },

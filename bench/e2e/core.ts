@@ -30,6 +30,8 @@ export interface E2eOptions {
   readonly data: string;
   /** Concurrent clients of the throughput pass (default 8). */
   readonly concurrency?: number;
+  /** The planner format the service is configured with (default sql: the oracle answers the gold SQL). */
+  readonly format?: 'sql' | 'plan';
   /** The oracle answers each model call after this many ms (default 0): a real model takes 300 ms to seconds. */
   readonly modelLatencyMs?: number;
   /** Only the first N scorable questions (and only their databases). */
@@ -71,6 +73,8 @@ export interface E2eOutcome {
 export interface E2eFigures {
   suite: 'e2e';
   questions: number;
+  /** The planner format: the oracle answered with the gold SQL (sql) or its imported plan (plan). */
+  format: 'sql' | 'plan';
   /** What each model call waited before the oracle answered (ms). */
   model_latency_ms: number;
   /** Concurrent clients of the throughput passes. */
@@ -190,6 +194,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
       sampleRows,
       rowCap: ROW_CAP,
       storageParent: opts.storage,
+      plannerFormat: opts.format,
     });
     const createBefore = fileCreateCpuMs(service.storageDir, 'before');
     await oracle.prepare(questions, (db) => service?.snapshot(db) ?? null);
@@ -242,6 +247,7 @@ export async function runE2e(opts: E2eOptions): Promise<E2eResult> {
     }
     const createAfter = fileCreateCpuMs(service.storageDir, 'after');
     const figures = summarise(outcomes, {
+      format: opts.format ?? 'sql',
       modelLatencyMs: opts.modelLatencyMs ?? 0,
       clients: concurrency,
       fileCreateMs: { before: round3(createBefore), after: round3(createAfter) },
@@ -415,6 +421,7 @@ async function allRows(
 function summarise(
   outcomes: readonly E2eOutcome[],
   ctx: {
+    format: 'sql' | 'plan';
     modelLatencyMs: number;
     clients: number;
     fileCreateMs: E2eFigures['storage_file_create_ms'];
@@ -440,6 +447,7 @@ function summarise(
   return {
     suite: 'e2e',
     questions: outcomes.length,
+    format: ctx.format,
     model_latency_ms: ctx.modelLatencyMs,
     clients: ctx.clients,
     event_loop_lag_ms: ctx.concurrent ? { p99: ctx.concurrent.event_loop_lag_p99_ms } : null,

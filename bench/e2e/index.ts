@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- e2e --data DIR [--json OUT] [--model-latency-ms 0] [--clients 8] [--passes 3]
+ * `npm run bench -- e2e --data DIR [--json OUT] [--format sql|plan] [--model-latency-ms 0] [--clients 8] [--passes 3]
  *  [--warmup 4] [--limit N] [--sample-rows 1000] [--storage DIR] [--sequential-only]
  *  [--profile FILE.cpuprofile] [--heap-profile FILE.heapprofile] [--log]`
  *
@@ -32,6 +32,7 @@ export async function run(args: BenchArgs): Promise<object> {
   const result = await runE2e({
     data: args.data,
     concurrency: int('clients', o.clients) ?? int('concurrency', o.concurrency),
+    format: formatOf(o.format),
     modelLatencyMs: int('model-latency-ms', o['model-latency-ms'], 0),
     passes: int('passes', o.passes),
     warmup: int('warmup', o.warmup),
@@ -101,4 +102,10 @@ function print({ figures: f, outcomes }: E2eResult): void {
   if (failures.length) console.log('\nnot matched:');
   for (const o of failures)
     console.log(`  #${o.idx} ${o.dbId} ${o.verdict}: ${(o.reason ?? '').slice(0, 200)}`);
+}
+
+function formatOf(value: string | boolean | undefined): 'sql' | 'plan' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'sql' || value === 'plan') return value;
+  throw new Error(`e2e: --format must be sql or plan (got ${String(value)})`);
 }

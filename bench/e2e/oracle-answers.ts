@@ -4,6 +4,7 @@
  *   decompose_question  one sub-query: the question itself, on its gold database
  *   route_question      the gold database
  *   query_plan          {plan: the gold SQL imported as a plan, unanswerable_reason: null}
+ *   sql_draft           {sql: the gold SQL, unanswerable_reason: null} (planner format `sql`)
  *   (plain text)        a short fixed answer
  *
  * A question is recognised by the `Question:` line of the prompt. A gold query the plan language
@@ -20,6 +21,8 @@ export interface OracleEntry {
   readonly dbId: string;
   readonly plan: unknown;
   readonly importError: string | null;
+  /** The gold SQL (SQLite dialect), the SQL-draft planner's answer. */
+  readonly sql: string;
 }
 
 export class OracleAnswers {
@@ -52,6 +55,8 @@ export class OracleAnswers {
         return q.plan
           ? { json: { plan: q.plan, unanswerable_reason: null } }
           : { json: { plan: null, unanswerable_reason: `oracle: ${q.importError ?? 'no plan'}` } };
+      case 'sql_draft':
+        return { json: { sql: q.sql, unanswerable_reason: null } };
       case 'match_verified_query':
         // The bench configures no verified queries, so the service never asks this.
         return { status: 500, body: { error: { message: `oracle: no answer for step ${step}` } } };

@@ -79,11 +79,12 @@ export class Oracle {
           dbId: q.dbId,
           plan: importSql(q.sql, 'sqlite', snapshot),
           importError: null,
+          sql: q.sql,
         };
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         this.importErrors.set(q, reason);
-        return { question: q.question.trim(), dbId: q.dbId, plan: null, importError: reason };
+        return { question: q.question.trim(), dbId: q.dbId, plan: null, importError: reason, sql: q.sql };
       }
     });
     await this.call({ type: 'load', entries });

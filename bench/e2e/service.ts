@@ -26,6 +26,8 @@ export interface ServiceOptions {
   readonly rowCap: number;
   /** Where the run's temporary storage folder goes (results, traces, index); default the OS temp folder. */
   readonly storageParent?: string;
+  /** The planner's answer: a SQL draft (the service's default) or the plan itself. */
+  readonly plannerFormat?: 'sql' | 'plan';
 }
 
 export interface RunningService {
@@ -52,6 +54,7 @@ export function benchConfig(opts: ServiceOptions, dir: string): Record<string, u
       model: 'oracle',
       base_url: opts.modelBaseUrl,
       api_key: 'oracle-no-key',
+      planner_format: opts.plannerFormat ?? 'sql',
     },
     storage: {
       results: { path: join(dir, 'results') },

@@ -73,6 +73,12 @@ const AgentFields = {
     ]),
   ),
   parse_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+  planner_format: Type.Optional(
+    Type.Union([Type.Literal('sql'), Type.Literal('plan'), Type.Null()], {
+      description:
+        'How the planner answers: a SQL draft the service imports into a plan (default), or the plan itself',
+    }),
+  ),
   max_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   timeout_s: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
   max_retries: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),

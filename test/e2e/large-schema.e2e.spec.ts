@@ -10,7 +10,7 @@ import * as P from '../../src/engine/plan/build';
 import { startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
-import { PipelineModel, userText } from '../support/pipeline-model';
+import { PipelineModel, promptText } from '../support/pipeline-model';
 
 const TOPICS = [
   'invoice',
@@ -86,7 +86,7 @@ it('gives the planner the retrieved tables, not the whole schema, once the index
     })
   ).json();
   expect(body.status).toBe('success');
-  const prompt = userText(model.requestsOf('query_plan')[0]!);
+  const prompt = promptText(model.requestsOf('query_plan')[0]!);
   const tables = [...prompt.matchAll(/^TABLE (\w+)/gm)].map((m) => m[1]);
   expect(tables).toContain('shipment_lines');
   expect(tables.length).toBeGreaterThan(0);

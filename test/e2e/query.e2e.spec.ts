@@ -11,7 +11,7 @@ import { startApp, type RunningApp } from '../support/app';
 import { shopOn, type ShopDatasource } from '../support/databases';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
-import { PipelineModel, questionOf, userText } from '../support/pipeline-model';
+import { PipelineModel, promptText, questionOf, userText } from '../support/pipeline-model';
 import { OperatorEvents } from '../../src/engine/events/operator-events';
 import { lastValueFrom, tap } from 'rxjs';
 import type { QueryResponse } from '../../src/engine/pipeline/wire';
@@ -137,7 +137,7 @@ describe.each(['sqlite', 'duckdb', 'postgres', 'mysql'] as const)('a question on
     // Nobody follows a POST /query run's events, so the answer is asked for whole, not streamed.
     expect(model.requestsOf('answer')[0]!.stream).toBe(false);
     // The planner saw the schema with sample values, and never wrote SQL.
-    expect(userText(model.requestsOf('query_plan')[0]!)).toContain('TABLE customers');
+    expect(promptText(model.requestsOf('query_plan')[0]!)).toContain('TABLE customers');
   });
 });
 

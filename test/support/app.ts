@@ -33,6 +33,7 @@ export async function startApp(
         index: { path: join(dir, 'index') },
       },
       ...raw,
+      ...(isObject(raw.llm) ? { llm: withTestPlannerFormat(raw.llm) } : {}),
     },
     'test config',
     { baseDir: dir },
@@ -73,4 +74,17 @@ export function makeSqliteFixture(dir = mkdtempSync(join(tmpdir(), 'nl2sql-fx-')
   `);
   db.close();
   return path;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Most e2e tests script the planner's answer as a plan (`query_plan`), so their apps run the plan
+ * format unless the test chooses one; the SQL-draft format (the service's default) has e2e tests
+ * of its own that set `planner_format` explicitly.
+ */
+function withTestPlannerFormat(llm: Record<string, unknown>): Record<string, unknown> {
+  return 'planner_format' in llm ? llm : { ...llm, planner_format: 'plan' };
 }

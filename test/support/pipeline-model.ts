@@ -6,7 +6,8 @@
 import type { FakeModelServer, RecordedRequest } from './fake-model';
 import type { FakeReply } from './fake-model';
 
-export type Step = 'route_question' | 'decompose_question' | 'query_plan' | 'match_verified_query' | 'answer';
+export type Step =
+  'route_question' | 'decompose_question' | 'query_plan' | 'sql_draft' | 'match_verified_query' | 'answer';
 
 export type Responder = (req: RecordedRequest, n: number) => FakeReply;
 
@@ -28,6 +29,21 @@ export function userText(req: RecordedRequest): string {
       typeof m.content === 'string' ? m.content : (m.content ?? []).map((c: any) => c.text ?? '').join(''),
     )
     .join('\n');
+}
+
+/** The whole prompt of a request: its system text (both wires), then its user messages. */
+export function promptText(req: RecordedRequest): string {
+  const body = req.body ?? {};
+  const system =
+    req.wire === 'anthropic'
+      ? typeof body.system === 'string'
+        ? body.system
+        : (body.system ?? []).map((b: any) => b.text ?? '').join('')
+      : (body.messages ?? [])
+          .filter((m: any) => m.role === 'system')
+          .map((m: any) => (typeof m.content === 'string' ? m.content : ''))
+          .join('\n');
+  return `${system}\n${userText(req)}`;
 }
 
 export class PipelineModel {

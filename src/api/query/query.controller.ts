@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream';
 import {
   Body,
   Controller,
@@ -90,8 +91,9 @@ export class QueryController {
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${requestId}_${resultId}.csv"`);
-    csv.on('error', () => res.destroy());
-    csv.pipe(res);
+    // pipeline, not pipe: a client that leaves early destroys the export, which removes its scratch
+    // slices and closes its DuckDB connections; a failing export cuts the response short.
+    pipeline(csv, res, () => undefined);
   }
 
   /** One page of a run's saved result; only the requested slice is read. */

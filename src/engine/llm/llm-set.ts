@@ -10,7 +10,7 @@ import type { PriceTable } from './prices';
 import type { ResolvedAgent } from './providers/provider';
 import type { ProviderRegistry } from './providers/registry';
 import { resolveAgent } from './resolve';
-import type { AgentSpec, LlmSectionSpec } from './section';
+import type { AgentSpec, LlmSectionSpec, PlannerFormat } from './section';
 import {
   structuredCall,
   textCall,
@@ -130,6 +130,11 @@ export class LlmSet {
       temperature: s.spec.temperature,
       inherited: s.spec.inherited,
     };
+  }
+
+  /** How the agent answers when it plans (the default agent's setting when it has no slot). */
+  plannerFormat(agent: string): PlannerFormat {
+    return this.slot(agent).spec.plannerFormat;
   }
 
   /** `provider/model` of an agent, as LLMChange reports it. */

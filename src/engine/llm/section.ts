@@ -14,6 +14,10 @@ import type { ProviderRegistry } from './providers/registry';
 
 export const DEFAULT_AGENT = 'default';
 export const DEFAULT_TEMPERATURE = 0;
+
+export type PlannerFormat = 'sql' | 'plan';
+/** The model drafts SQL (short, familiar to every model); the service imports it into a plan. */
+export const DEFAULT_PLANNER_FORMAT: PlannerFormat = 'sql';
 export const DEFAULT_PARSE_RETRIES = 1;
 
 /**
@@ -35,6 +39,8 @@ export interface AgentSpec {
   readonly baseUrl: string | null;
   readonly structuredOutput: StructuredMethod | null;
   readonly parseRetries: number;
+  /** How the planner answers when this agent plans: a SQL draft (default) or the plan itself. */
+  readonly plannerFormat: PlannerFormat;
   readonly maxTokens: number | null;
   readonly timeoutS: number | null;
   readonly maxRetries: number | null;
@@ -103,6 +109,9 @@ export function parseLlmSection(
       continue;
     }
     const def = registry.get(canonical);
+    // A provider whose current API refuses sampling parameters gets none unless the agent sets one.
+    if (merged.temperature === undefined && def.defaultTemperature !== undefined)
+      spec.temperature = def.defaultTemperature;
     if (def.baseUrlRequired && !spec.baseUrl) {
       problems.push({
         path: `${path}.base_url`,
@@ -115,7 +124,7 @@ export function parseLlmSection(
   return { agents: specs, defaultAgent: defaultName, prices };
 }
 
-function toSpec(name: string, s: AgentOverride, inherited: boolean): AgentSpec {
+function toSpec(name: string, s: AgentOverride, inherited: boolean): Mutable<AgentSpec, 'temperature'> {
   return {
     name,
     provider: String(s.provider),
@@ -125,6 +134,7 @@ function toSpec(name: string, s: AgentOverride, inherited: boolean): AgentSpec {
     baseUrl: s.base_url ?? null,
     structuredOutput: s.structured_output ?? null,
     parseRetries: s.parse_retries ?? DEFAULT_PARSE_RETRIES,
+    plannerFormat: s.planner_format ?? DEFAULT_PLANNER_FORMAT,
     maxTokens: s.max_tokens ?? null,
     timeoutS: s.timeout_s ?? null,
     maxRetries: s.max_retries ?? null,
@@ -136,3 +146,5 @@ function toSpec(name: string, s: AgentOverride, inherited: boolean): AgentSpec {
 function isEmptyOverride(o: AgentOverride): boolean {
   return Object.keys(o).every((k) => k === 'name');
 }
+
+type Mutable<T, K extends keyof T> = Omit<T, K> & { -readonly [P in K]: T[P] };

@@ -9,6 +9,7 @@ import type { RunEventEmitter } from '../events/run-events';
 import { questionUsage, type CallRecord, type QuestionUsage } from '../llm/usage';
 import type { ChatMessage, JsonSchema } from '../llm/providers/provider';
 import type { LlmSet } from '../llm/llm-set';
+import type { PlannerFormat } from '../llm/section';
 
 export interface ModelLimits {
   readonly maxModelCalls: number;
@@ -115,6 +116,11 @@ export class ModelGateway {
 
   private spent(): number {
     return this.calls.reduce((sum, c) => sum + (c.cost ?? 0), 0);
+  }
+
+  /** How `agent` answers when it plans (llm section `planner_format`). */
+  plannerFormat(agent: string): PlannerFormat {
+    return this.llm.plannerFormat(agent);
   }
 
   get callCount(): number {

@@ -137,7 +137,7 @@ export class Pipeline {
         if (isCancellation(err, ctx)) throw asCancellation(err);
         const retryable = err instanceof PlanRejectedError && sq.planSource !== 'verified';
         if (retryable && attempt < maxRetries) {
-          previous = { plan: sq.plan, problems: [...err.problems] };
+          previous = { plan: sq.plan, draft: sq.draftSql, problems: [...err.problems] };
           ctx.reasoning.push({
             node: 'refiner',
             sub_query_id: sq.id,
@@ -199,6 +199,7 @@ function currentNode(err: unknown, fallback: string): string {
 /** A retry starts from the question again; the rejected plan travels only as feedback. */
 function resetAttempt(sq: SubQueryState): void {
   sq.plan = null;
+  sq.draftSql = null;
   sq.planSource = 'llm';
   sq.sql = null;
   sq.executableSql = null;

@@ -45,6 +45,8 @@ export interface SubQueryState {
   plan: Query | null;
   planSource: PlanSource;
   validation: ValidationCheck[];
+  /** The model's SQL draft (planner format `sql`), kept for the refiner's feedback; it never runs. */
+  draftSql: string | null;
   /** What the response shows: the display form (values inlined), or the verified query's own SQL. */
   sql: string | null;
   /** What runs: placeholders in the datasource's dialect, values in `params`. */
@@ -75,6 +77,7 @@ export function newSubQuery(id: string, intent: string, datasourceId: string): S
     plan: null,
     planSource: 'llm',
     validation: [],
+    draftSql: null,
     sql: null,
     executableSql: null,
     params: [],
@@ -110,6 +113,8 @@ export function newRunState(request: RunRequest): RunState {
 /** What the refiner feeds back to the planner from the previous attempt of a sub-query. */
 export interface AttemptFeedback {
   readonly plan: unknown;
+  /** The SQL draft the plan came from (planner format `sql`). */
+  readonly draft: string | null;
   readonly problems: readonly string[];
 }
 

@@ -399,7 +399,7 @@ test('8. a 400 rejecting temperature names the model and agent and says to set t
   await service.close();
 });
 
-test('9. seed 42 on every alpha-wire request, none on beta; temperature 0.0 by default, the configured one, or none when null', async () => {
+test('9. seed 42 on every alpha-wire request, none on beta; temperature 0.0 by default (none by default on beta, whose current API refuses it), the configured one, or none when null', async () => {
   const { service } = makeService({
     ...openaiAt(fake.openaiBaseUrl),
     agents: {
@@ -407,17 +407,24 @@ test('9. seed 42 on every alpha-wire request, none on beta; temperature 0.0 by d
       none: { temperature: null },
       beta: anthropicAt(fake.anthropicBaseUrl),
       beta_none: { ...anthropicAt(fake.anthropicBaseUrl), temperature: null },
+      beta_set: { ...anthropicAt(fake.anthropicBaseUrl), temperature: 0.5 },
     },
   });
   const set = service.acquire();
-  for (const agent of ['default', 'warm', 'none', 'beta', 'beta_none']) {
+  for (const agent of ['default', 'warm', 'none', 'beta', 'beta_none', 'beta_set']) {
     fake.reply({ json: { answer: 1 } });
     await set.structured(agent, ASK);
   }
   const bodies = fake.requests.map((r) => r.body);
-  expect(bodies.map((b) => b.seed)).toEqual([42, 42, 42, undefined, undefined]);
-  expect(bodies.map((b) => b.temperature)).toEqual([0, 0.7, undefined, 0, undefined]);
+  expect(bodies.map((b) => b.seed)).toEqual([42, 42, 42, undefined, undefined, undefined]);
+  expect(bodies.map((b) => b.temperature)).toEqual([0, 0.7, undefined, undefined, undefined, 0.5]);
   expect('temperature' in bodies[2]).toBe(false);
+  // Anthropic: no sampling parameter of any kind unless one is configured.
+  for (const body of bodies.slice(3, 5)) {
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('top_p');
+    expect(body).not.toHaveProperty('top_k');
+  }
   service.release(set);
   await service.close();
 });

@@ -196,4 +196,29 @@ describe('validatePlan', () => {
       ]);
     });
   });
+
+  it('warns when avg or sum is taken over text, or text is compared with a number (engines read it differently)', () => {
+    const over = (fn: 'avg' | 'sum' | 'max') =>
+      validatePlan(
+        b.query(b.select({ columns: [b.item(b.agg(fn, b.col('placed')), 'x')], from: b.table('orders') })),
+        SHOP,
+        ctx,
+      );
+    expect(over('avg').warnings.map((w) => w.code)).toEqual(['AGGREGATE_OVER_TEXT']);
+    expect(over('avg').ok).toBe(true);
+    expect(over('sum').warnings.map((w) => w.code)).toEqual(['AGGREGATE_OVER_TEXT']);
+    expect(over('max').warnings).toEqual([]);
+    const compared = validatePlan(
+      b.query(
+        b.select({
+          columns: [b.col('id')],
+          from: b.table('orders'),
+          where: b.cmp('>', b.col('placed'), b.lit(1990)),
+        }),
+      ),
+      SHOP,
+      ctx,
+    );
+    expect(compared.warnings.map((w) => w.code)).toEqual(['COMPARISON_TYPE_MISMATCH']);
+  });
 });

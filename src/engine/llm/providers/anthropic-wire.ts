@@ -50,8 +50,19 @@ export class AnthropicWireClient extends WireClient<Params> {
         },
       ];
       params.tool_choice = { type: 'tool', name: out.name };
-    } else if (out?.method === 'json_schema') {
+    } else if (out?.method === 'json_schema' && acceptsJsonSchemaOutput(out.schema)) {
       params.output_config = { format: { type: 'json_schema', schema: out.schema } };
+    } else if (out?.method === 'json_schema') {
+      // Anthropic's JSON-schema outputs refuse recursive schemas (the plan language) and more than
+      // 16 union-typed parameters: such a schema goes as a forced tool call instead.
+      params.tools = [
+        {
+          name: out.name,
+          description: out.description ?? `Answer as ${out.name}`,
+          input_schema: { type: 'object', ...out.schema },
+        },
+      ];
+      params.tool_choice = { type: 'tool', name: out.name };
     }
     return params;
   }
@@ -172,4 +183,31 @@ function usageOf(u: PartialUsage): TokenUsage {
     outputTokens: u.output_tokens ?? 0,
     reasoningTokens: 0,
   };
+}
+
+/** Most union-typed parameters Anthropic's JSON-schema outputs take. */
+export const ANTHROPIC_MAX_UNIONS = 16;
+
+const jsonSchemaVerdicts = new WeakMap<JsonSchema, boolean>();
+
+/** Whether Anthropic's `json_schema` output format takes this schema: no $ref, at most 16 unions. */
+export function acceptsJsonSchemaOutput(schema: JsonSchema): boolean {
+  let ok = jsonSchemaVerdicts.get(schema);
+  if (ok === undefined) {
+    let refs = 0;
+    let unions = 0;
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      if (typeof n.$ref === 'string') refs++;
+      if (Array.isArray(n.anyOf) || Array.isArray(n.oneOf) || (Array.isArray(n.type) && n.type.length > 1))
+        unions++;
+      Object.values(n).forEach(visit);
+    };
+    visit(schema);
+    ok = refs === 0 && unions <= ANTHROPIC_MAX_UNIONS;
+    jsonSchemaVerdicts.set(schema, ok);
+  }
+  return ok;
 }

@@ -65,6 +65,7 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
       defaultBaseUrl: null,
       baseUrlRequired: false,
       structuredOutput: 'tool_calling',
+      defaultTemperature: null,
       requires: [ANTHROPIC_PACKAGE],
       installHint: `npm install ${ANTHROPIC_PACKAGE}`,
       plugin: false,

@@ -11,6 +11,7 @@ import type {
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { TokenUsage } from '../usage';
 import type { ModelRequest, ModelResponse, ResolvedAgent } from './provider';
+import { acceptsStrict } from './openai-strict';
 import { sdkOptions, WireClient } from './wire-client';
 
 export const SEED = 42;
@@ -50,16 +51,22 @@ export class OpenAiWireClient extends WireClient<ChatCompletionCreateParams> {
             name: out.name,
             description: out.description ?? `Answer as ${out.name}`,
             parameters: out.schema,
+            // Strict: the answer is decoded under the schema, so a slip never costs a correction round.
+            strict: acceptsStrict(out.schema),
           },
         },
       ];
       params.tool_choice = { type: 'function', function: { name: out.name } };
+      params.parallel_tool_calls = false;
     } else if (out?.method === 'json_schema') {
-      // strict: false because strict mode forbids optional properties, which real plan schemas have;
-      // the answer is validated here anyway.
       params.response_format = {
         type: 'json_schema',
-        json_schema: { name: out.name, schema: out.schema, strict: false, description: out.description },
+        json_schema: {
+          name: out.name,
+          schema: out.schema,
+          strict: acceptsStrict(out.schema),
+          description: out.description,
+        },
       };
     } else if (out?.method === 'json_mode') {
       params.response_format = { type: 'json_object' };

@@ -99,6 +99,11 @@ export interface ProviderDefinition {
   readonly defaultBaseUrl: string | null;
   readonly baseUrlRequired: boolean;
   readonly structuredOutput: StructuredMethod;
+  /**
+   * The temperature of an agent that sets none; absent: the section's default (0). Anthropic's
+   * current API answers 400 to any temperature, top_p or top_k, so its default is null (none sent).
+   */
+  readonly defaultTemperature?: number | null;
   /** Packages the client needs; the provider is listed only when they are installed. */
   readonly requires: readonly string[];
   readonly installHint: string | null;

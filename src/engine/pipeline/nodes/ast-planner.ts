@@ -1,8 +1,11 @@
 /**
- * Step `ast_planner`: asks the model for a typed plan of one sub-query. The prompt carries the
- * relevant schema (all of it when small, the retrieved tables and columns plus join paths when
- * large), sample values, relationships, preferred tables and similar verified queries. On a
- * retry it also carries the previous plan and what was wrong with it.
+ * Step `ast_planner`: the plan of one sub-query. The model answers in its agent's planner format:
+ * a SQL draft (default) that is imported into a plan here, or the typed plan itself. Either way
+ * the logical validator checks the plan next and the generator compiles the SQL that runs; the
+ * model's text never runs. The prompt carries the relevant schema (all of it when small, the
+ * retrieved tables and columns plus join paths when large) before the prompt-cache breakpoint,
+ * then similar verified queries and the question. On a retry it also carries the previous draft
+ * or plan and what was wrong with it.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
@@ -11,6 +14,7 @@ import { SchemaIndex } from '../../index/schema-index';
 import { VerifiedQueries } from '../verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError } from '../../errors';
+import { importSql, PlanError } from '../../plan';
 import type { Query } from '../../plan/types';
 import { AGENTS } from '../agents';
 import {
@@ -19,11 +23,19 @@ import {
   plannerUserMessage,
   type PlannerAnswer,
 } from '../prompts/planner-prompt';
+import {
+  plannerSqlSystem,
+  plannerSqlUserMessage,
+  SQL_DRAFT_SCHEMA,
+  SQL_DRAFT_TOOL,
+  type SqlDraftAnswer,
+} from '../prompts/planner-sql';
 import { isLargeSchema, renderSchema } from '../prompts/schema-prompt';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
 import { RefusalError } from './datasource-resolver';
+import { PlanRejectedError } from './plan-rejected';
 
 @Injectable()
 export class AstPlanner implements SubQueryNode {
@@ -49,14 +61,18 @@ export class AstPlanner implements SubQueryNode {
       .forDatasource(sq.datasourceId)
       .slice(0, 3)
       .map((v) => ({ question: v.question, sql: v.sql }));
+    if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
+      await this.draftSql(attempt, ctx, snapshot, schemaText, examples);
+      return;
+    }
     const answer = await ctx.models.structured<PlannerAnswer>(
       AGENTS.planner,
       'ast_planner',
-      PLANNER_SYSTEM,
+      `${PLANNER_SYSTEM}\n\nSchema:\n${schemaText}`,
       [
         {
           role: 'user',
-          content: plannerUserMessage({ schemaText, question: sq.intent, examples, previous }),
+          content: plannerUserMessage({ schemaText: null, question: sq.intent, examples, previous }),
         },
       ],
       PLANNER_OUTPUT_SCHEMA,
@@ -69,6 +85,47 @@ export class AstPlanner implements SubQueryNode {
       );
     }
     sq.plan = answer.plan as unknown as Query;
+    sq.planSource = 'llm';
+  }
+
+  /** The SQL-draft format: the model's SELECT, imported into a plan (a draft that does not import goes back as a problem). */
+  private async draftSql(
+    attempt: SubQueryAttempt,
+    ctx: RunContext,
+    snapshot: SchemaSnapshot,
+    schemaText: string,
+    examples: { question: string; sql: string }[],
+  ): Promise<void> {
+    const { sq, previous } = attempt;
+    const answer = await ctx.models.structured<SqlDraftAnswer>(
+      AGENTS.planner,
+      'ast_planner',
+      plannerSqlSystem(snapshot.dialect, schemaText),
+      [
+        {
+          role: 'user',
+          content: plannerSqlUserMessage(
+            { question: sq.intent, examples, previous },
+            previous?.draft ?? null,
+          ),
+        },
+      ],
+      SQL_DRAFT_SCHEMA,
+      SQL_DRAFT_TOOL,
+    );
+    if (!answer.sql?.trim()) {
+      throw new RefusalError(
+        'QUESTION_UNANSWERABLE',
+        `the schema of '${sq.datasourceId}' cannot answer: ${answer.unanswerable_reason ?? 'no reason given'}`,
+      );
+    }
+    sq.draftSql = answer.sql.trim();
+    try {
+      sq.plan = importSql(sq.draftSql, snapshot.dialect, snapshot);
+    } catch (err) {
+      if (err instanceof PlanError) throw new PlanRejectedError(err.code, [err.message]);
+      throw err;
+    }
     sq.planSource = 'llm';
   }
 

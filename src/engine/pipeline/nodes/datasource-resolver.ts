@@ -14,7 +14,7 @@ import type { RunContext } from '../run-context';
 import type { RunState } from '../run-state';
 import type { RunNode } from '../node';
 
-const ROUTE_SCHEMA = {
+export const ROUTE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['datasource_id', 'reason'],

@@ -15,7 +15,7 @@ interface Decomposition {
   sub_queries: { intent: string; datasource_id: string }[];
 }
 
-const schemaFor = (candidates: string[]) => ({
+export const decompositionSchema = (candidates: string[]) => ({
   type: 'object',
   additionalProperties: false,
   required: ['sub_queries'],
@@ -42,18 +42,18 @@ export class Decomposer implements RunNode {
    * One schema object per candidate list: structured output caches its compiled validator by
    * schema object, and compiling it again on every run cost about 5 ms of CPU (e2e bench profile).
    */
-  private readonly schemas = new LRUCache<string, ReturnType<typeof schemaFor>>({ max: 256 });
+  private readonly schemas = new LRUCache<string, ReturnType<typeof decompositionSchema>>({ max: 256 });
 
   constructor(
     @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
     private readonly datasources: DatasourceRegistry,
   ) {}
 
-  private schemaOf(candidates: string[]): ReturnType<typeof schemaFor> {
+  private schemaOf(candidates: string[]): ReturnType<typeof decompositionSchema> {
     const key = JSON.stringify(candidates);
     let schema = this.schemas.get(key);
     if (!schema) {
-      schema = schemaFor(candidates);
+      schema = decompositionSchema(candidates);
       this.schemas.set(key, schema);
     }
     return schema;

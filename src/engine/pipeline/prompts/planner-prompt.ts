@@ -32,6 +32,14 @@ export const PLANNER_OUTPUT_SCHEMA: Record<string, unknown> = {
 
 export const PLANNER_SYSTEM = [
   'You translate a question into a query plan: a typed JSON tree that the service validates and compiles to SQL.',
+  'The plan language, in short:',
+  '- A query is {kind: "query", with, body, order_by, limit, offset}; a body is a select {kind: "select", distinct, columns, from, where, group_by, having} or a set operation {kind: "set_op", op, all, left, right}; with holds CTEs.',
+  '- columns: [{expr, alias}]; from: a table {kind: "table", name, alias}, a join {kind: "join", join_type, left, right, on} or a derived table {kind: "derived", query, alias}; order_by: [{expr, direction, nulls}].',
+  '- Expressions carry a kind: column {name, table}, literal {value, type}, compare {op, left, right}, and/or {args}, not, in_list, in_query, exists, between, like, is_null, arith, case, cast, func, aggregate {fn, arg, distinct} (arg null only for count(*)), window, subquery, param.',
+  'Worked examples (a shop with customers(id, name, country) and orders(id, customer_id -> customers.id, amount)):',
+  '- "How many customers are there?" -> body {kind: select, columns [{expr {kind: aggregate, fn: count, arg: null}, alias: "customers"}], from {kind: table, name: customers}}.',
+  '- "Total amount per country, largest first" -> from a join of orders o and customers c on compare = (c.id, o.customer_id), columns [c.country, aggregate sum(o.amount) as total], group_by [c.country], order_by [{expr: column total, direction: desc}].',
+  '- "Customers from France without orders" -> where {kind: and, args [compare = (c.country, literal "France"), exists negated over a query of orders where o.customer_id = c.id]}.',
   'Rules:',
   '- Use only the tables and columns listed in the schema, spelled exactly as listed.',
   '- Put every constant in a `literal` node; never write SQL text anywhere.',
@@ -43,15 +51,16 @@ export const PLANNER_SYSTEM = [
 ].join('\n');
 
 export interface PlannerPromptInput {
-  readonly schemaText: string;
+  /** null: the schema is in the system prompt, before the cache breakpoint. */
+  readonly schemaText: string | null;
   readonly question: string;
   readonly examples: readonly { question: string; sql: string }[];
   /** The previous attempt's plan and what was wrong with it (the refiner's feedback). */
-  readonly previous: { plan: unknown; problems: readonly string[] } | null;
+  readonly previous: { plan: unknown; problems: readonly string[]; draft?: string | null } | null;
 }
 
 export function plannerUserMessage(input: PlannerPromptInput): string {
-  const parts = [`Schema:\n${input.schemaText}`];
+  const parts = input.schemaText === null ? [] : [`Schema:\n${input.schemaText}`];
   if (input.examples.length) {
     parts.push(
       'Verified examples for this datasource (question and the SQL that answers it):\n' +

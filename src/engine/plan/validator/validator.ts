@@ -51,6 +51,7 @@ export const WARNING_CODES = [
   'JOIN_WITHOUT_FOREIGN_KEY',
   'COMPARISON_TYPE_MISMATCH',
   'ARBITRARY_GROUP_VALUE',
+  'AGGREGATE_OVER_TEXT',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number] | (typeof WARNING_CODES)[number];
 
@@ -486,6 +487,15 @@ class PlanValidator {
             path,
             `Aggregate ${e.fn} needs an argument (only count takes null for COUNT(*)).`,
           );
+        if (e.arg && (e.fn === 'avg' || e.fn === 'sum') && inferType(e.arg, scope) === 'text') {
+          // Engines disagree on text that holds numbers or dates: SQLite reads the longest numeric
+          // prefix ('1988-05-02' -> 1988), PostgreSQL refuses, DuckDB casts the whole text or fails.
+          this.warn(
+            'AGGREGATE_OVER_TEXT',
+            path,
+            `${e.fn} is taken over a text column; cast it to a number (or extract the part you need) so every database reads it the same way.`,
+          );
+        }
         if (e.arg) sub(e.arg, '/arg', allow, true);
         return;
       case 'window': {
@@ -589,6 +599,14 @@ class PlanValidator {
   private compareTypes(e: T.Compare, scope: Scope, path: string): void {
     const lit = e.right.kind === 'literal' ? e.right : e.left.kind === 'literal' ? e.left : null;
     const other = lit === e.right ? e.left : e.right;
+    if (lit && typeof lit.value === 'number' && inferType(other, scope) === 'text') {
+      this.warn(
+        'COMPARISON_TYPE_MISMATCH',
+        path,
+        `A text value is compared with the number ${lit.value}; databases differ in how they convert the text (cast it explicitly).`,
+      );
+      return;
+    }
     if (!lit || typeof lit.value !== 'string') return;
     const t = inferType(other, scope);
     if (isNumericType(t) && !/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(lit.value)) {
