@@ -37,6 +37,7 @@ export interface PipelineSettingsResolved {
   readonly max_sub_queries: number;
   readonly plan_cache_size: number;
   readonly verified_direct_threshold: number | null;
+  readonly decompose: 'auto' | 'always';
 }
 
 export interface AppConfig {
@@ -100,6 +101,7 @@ export function resolveDefaults(raw: RawConfig, baseDir: string): AppConfig {
         sample_rows: p.sample_rows ?? 20,
         max_sub_queries: p.max_sub_queries ?? 4,
         plan_cache_size: p.plan_cache_size ?? 1000,
+        decompose: p.decompose ?? 'auto',
         verified_direct_threshold:
           p.verified_direct_threshold === undefined
             ? DEFAULT_VERIFIED_DIRECT_THRESHOLD

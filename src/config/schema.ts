@@ -175,6 +175,12 @@ export const PipelineSettingsSchema = Closed({
   sample_rows: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
   max_sub_queries: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
   plan_cache_size: Type.Optional(Type.Integer({ minimum: 0 })),
+  decompose: Type.Optional(
+    Type.Union([Type.Literal('auto'), Type.Literal('always')], {
+      description:
+        'auto (default): the decomposer is asked only when the question may hold several intents or several datasources fit',
+    }),
+  ),
   verified_direct_threshold: Type.Optional(
     Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
       description:

@@ -53,12 +53,13 @@ describeWithData('bench e2e (smoke)', () => {
     expect(figures.questions).toBe(4);
     expect(figures.execution_match).toBe(1);
     expect(figures.databases).toBe(1);
-    // Three model calls per run (decompose, plan, answer) over real HTTP, and a real statement.
-    expect(figures.model_calls_per_run).toBe(3);
+    // Two model calls per run (the SQL draft and the answer: one datasource, one intent, no
+    // decomposer call) over real HTTP, and a real statement.
+    expect(figures.model_calls_per_run).toBe(2);
     // In the concurrent passes each call waited the oracle's latency (the sequential one runs without).
     expect(figures.model_latency_ms).toBe(40);
     expect(figures.clients).toBe(2);
-    expect(figures.concurrent!.wall_ms.p50).toBeGreaterThanOrEqual(3 * 40);
+    expect(figures.concurrent!.wall_ms.p50).toBeGreaterThanOrEqual(2 * 40);
     expect(figures.wall_ms.p50).toBeLessThan(figures.concurrent!.wall_ms.p50);
     expect(figures.event_loop_lag_ms!.p99).toBeGreaterThan(0);
     expect(figures.rss_per_inflight_run_mb).toBeGreaterThanOrEqual(0);
@@ -67,7 +68,7 @@ describeWithData('bench e2e (smoke)', () => {
     for (const o of outcomes) {
       expect(o.measure.overheadMs).toBeCloseTo(o.measure.wallMs - o.measure.modelMs - o.measure.sqlMs, 6);
       expect(Object.keys(o.measure.nodeOwnMs)).toEqual(
-        expect.arrayContaining(['decomposer', 'ast_planner', 'executor', 'answer_synthesizer']),
+        expect.arrayContaining(['ast_planner', 'executor', 'answer_synthesizer']),
       );
     }
     expect(figures.overhead_ms.p95).toBeGreaterThanOrEqual(figures.overhead_ms.p50);

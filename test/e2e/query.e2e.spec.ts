@@ -61,8 +61,19 @@ function llm(extra: Record<string, unknown> = {}) {
   };
 }
 
+/**
+ * These tests script the decomposer's answer, so their apps always ask it (decompose: always);
+ * the default, which asks it only when it has something to decide, has a test of its own below.
+ */
 async function appWith(ds: ShopDatasource, extra: Record<string, unknown> = {}): Promise<RunningApp> {
-  return startApp({ api: { role: 'analyst' }, datasources: [ds.config], llm: llm(), ...extra });
+  const { settings, ...rest } = extra as { settings?: { pipeline?: Record<string, unknown> } };
+  return startApp({
+    api: { role: 'analyst' },
+    datasources: [ds.config],
+    llm: llm(),
+    settings: { pipeline: { decompose: 'always', ...(settings?.pipeline ?? {}) } },
+    ...rest,
+  });
 }
 
 const ask = (app: RunningApp, natural_language: string, extra: Record<string, unknown> = {}) =>
@@ -522,7 +533,7 @@ describe('runs on sqlite', () => {
       datasources: [ds.config],
       // 100 input + 20 output tokens per fake call at these prices: $0.12 a call.
       llm: llm({ prices: { 'fake-model': { input: 1000, output: 1000 } } }),
-      settings: { pipeline: { max_cost_usd: 0.2 } },
+      settings: { pipeline: { max_cost_usd: 0.2, decompose: 'always' } },
     });
     try {
       const model = scriptHappyPath(new PipelineModel(fake));

@@ -119,3 +119,38 @@ it('reports QUESTION_UNANSWERABLE when the model says the schema cannot answer',
   expect(body.errors[0]).toMatchObject({ error_code: 'QUESTION_UNANSWERABLE' });
   expect(body.errors[0].message).toMatch(/no weather data/);
 });
+
+it('answers a simple question on one datasource with two model calls: the planner and the answer', async () => {
+  const model = new PipelineModel(fake)
+    .on('sql_draft', { json: { sql: 'SELECT COUNT(*) AS n FROM orders', unanswerable_reason: null } })
+    .on('answer', { text: 'There are 3 orders.' });
+  const body = (await ask('How many orders are there?')).json();
+  expect(body.status).toBe('success');
+  expect(model.counts).toEqual({ sql_draft: 1, answer: 1 });
+  expect(body.usage.total.calls).toBe(2);
+  expect(body.reasoning).toContainEqual(expect.objectContaining({ node: 'decomposer', decision: 'single' }));
+});
+
+it('still asks the decomposer when the question may hold several intents', async () => {
+  const model = new PipelineModel(fake)
+    .on('decompose_question', {
+      json: {
+        sub_queries: [
+          { intent: 'How many orders are there?', datasource_id: 'shop' },
+          { intent: 'How many customers are there?', datasource_id: 'shop' },
+        ],
+      },
+    })
+    .on('sql_draft', (req) => ({
+      json: {
+        sql: /customers/.test(userText(req))
+          ? 'SELECT COUNT(*) AS n FROM customers'
+          : 'SELECT COUNT(*) AS n FROM orders',
+        unanswerable_reason: null,
+      },
+    }))
+    .on('answer', { text: '3 orders, 2 customers.' });
+  const body = (await ask('How many orders are there, and how many customers?')).json();
+  expect(model.counts.decompose_question).toBe(1);
+  expect(body.sub_queries.map((s: { rows: { rows: unknown[][] } }) => s.rows.rows[0]![0])).toEqual([3, 2]);
+});

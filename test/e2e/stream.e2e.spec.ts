@@ -19,6 +19,8 @@ beforeAll(async () => {
     api: { role: 'analyst' },
     datasources: [ds.config],
     llm: { provider: 'openai_compatible', model: 'fake-model', base_url: fake.openaiBaseUrl },
+    // The decomposer's answer is scripted here: always ask it.
+    settings: { pipeline: { decompose: 'always' } },
   });
 });
 afterAll(async () => {

@@ -1,6 +1,8 @@
 /**
  * Step `decomposer`: splits a question into sub-queries, each with its intent and datasource.
- * A simple question stays one sub-query. The model only chooses among the resolver's candidates.
+ * A simple question stays one sub-query. The model only chooses among the resolver's candidates,
+ * and is asked only when it has something to decide (settings.pipeline.decompose `auto`): with one
+ * candidate datasource and no sign of several intents the question is one sub-query as it stands.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
@@ -9,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
 import { newSubQuery, type RunState } from '../run-state';
+import { mayHaveSeveralIntents } from '../intents';
 import type { RunNode } from '../node';
 
 interface Decomposition {
@@ -62,6 +65,19 @@ export class Decomposer implements RunNode {
   async run(state: RunState, ctx: RunContext): Promise<void> {
     const candidates = state.candidateDatasources.slice(0, 3);
     const max = this.config.settings.pipeline.max_sub_queries;
+    const ask =
+      this.config.settings.pipeline.decompose === 'always' ||
+      candidates.length > 1 ||
+      mayHaveSeveralIntents(state.request.question);
+    if (!ask) {
+      state.subQueries = [newSubQuery('sq1', state.request.question, candidates[0] ?? '')];
+      ctx.reasoning.push({
+        node: 'decomposer',
+        decision: 'single',
+        reason: 'one candidate datasource and no sign of several intents: no model call',
+      });
+      return;
+    }
     const described = candidates
       .map((id) => `- ${id}: ${this.datasources.get(id)?.config.description ?? '(no description)'}`)
       .join('\n');
