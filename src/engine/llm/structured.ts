@@ -4,6 +4,7 @@
  * answer back with its validation errors, up to `parse_retries` times; then MODEL_OUTPUT_INVALID.
  * Only the first attempt streams: retries are corrections, not part of the answer a user watches.
  */
+import { briefCorrection, parseProblem } from './corrections';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { redact } from '../../config/redact';
 import { LlmError } from './errors';
@@ -197,7 +198,7 @@ export function parseAnswer(response: Pick<ModelResponse, 'text' | 'toolArgument
   if (!text) return { ok: false, error: 'the answer was empty' };
   try {
     return { ok: true, value: JSON.parse(text) };
-  } catch {
+  } catch (parseError) {
     const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1];
     const candidate = fenced ?? sliceObject(text);
     if (candidate) {
@@ -207,7 +208,7 @@ export function parseAnswer(response: Pick<ModelResponse, 'text' | 'toolArgument
         // fall through to the error below
       }
     }
-    return { ok: false, error: 'the answer is not valid JSON' };
+    return { ok: false, error: parseProblem(text, parseError) };
   }
 }
 
@@ -234,9 +235,9 @@ function compiled(
   return v;
 }
 
-/** Every way the value fails the schema, for the correction message. */
+/** What is wrong with the value, briefly (corrections.ts), for the correction message. */
 function explain(request: StructuredRequest, value: unknown): string {
   const validate = compiled(ajv, explaining, request.schema);
   validate(value);
-  return ajv.errorsText(validate.errors, { dataVar: request.schemaName, separator: '; ' });
+  return briefCorrection(validate.errors ?? [], value, request.schema);
 }

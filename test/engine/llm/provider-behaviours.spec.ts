@@ -341,8 +341,8 @@ test('6. structured output per method, the schema in the prompt for json_mode, p
   const lastTurn = fake.requests[2]?.body.messages.at(-1).content as string;
   expect(lastTurn).toMatch(/does not match the answer schema: .*answer/);
   // Every error of the last answer, {wrong: 1}, is reported, not only the first one found.
-  expect((failure as LlmError).message).toContain("must have required property 'answer'");
-  expect((failure as LlmError).message).toContain('must NOT have additional properties');
+  expect((failure as LlmError).message).toContain('missing property "answer"');
+  expect((failure as LlmError).message).toContain('unknown property "wrong"');
   expect(fake.requests[1]?.body.messages.at(-1).content).toMatch(/not valid JSON/);
 
   // Streaming: only the first attempt streams; the correction is an ordinary call.

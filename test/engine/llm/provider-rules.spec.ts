@@ -98,7 +98,7 @@ describe('request bodies', () => {
   });
   const anthropic = (structured_output: string) => ({
     provider: 'anthropic',
-    model: 'claude-sonnet-4-5',
+    model: 'claude-test-model',
     api_key: 'sk-ant-test',
     base_url: fake.anthropicBaseUrl,
     structured_output,
