@@ -359,9 +359,9 @@ function mainThreadCpuMs(): number | null {
   }
 }
 
-type Ask = (q: E2eQuestion) => Promise<{ res: QueryResponseLite; wallMs: number }>;
+export type Ask = (q: E2eQuestion) => Promise<{ res: QueryResponseLite; wallMs: number }>;
 
-function askWith(client: BenchClient): Ask {
+export function askWith(client: BenchClient): Ask {
   return async (q) => {
     const r = await client.post<QueryResponseLite>('/api/v1/query', {
       natural_language: q.question,
@@ -373,7 +373,8 @@ function askWith(client: BenchClient): Ask {
   };
 }
 
-async function score(
+/** Strict execution match of a run's whole result against the gold result. */
+export async function score(
   client: BenchClient,
   q: E2eQuestion,
   res: QueryResponseLite,

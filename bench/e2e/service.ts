@@ -28,6 +28,10 @@ export interface ServiceOptions {
   readonly storageParent?: string;
   /** The planner's answer: a SQL draft (the service's default) or the plan itself. */
   readonly plannerFormat?: 'sql' | 'plan';
+  /** An llm section to use instead of the oracle's (a real model, for the accuracy bench). */
+  readonly llm?: Record<string, unknown>;
+  /** settings.pipeline.max_retries (default 0: every run asks the planner once). */
+  readonly maxRetries?: number;
 }
 
 export interface RunningService {
@@ -49,13 +53,15 @@ export function benchConfig(opts: ServiceOptions, dir: string): Record<string, u
       connection: { path },
       limits: { row_cap: opts.rowCap },
     })),
-    llm: {
-      provider: 'openai_compatible',
-      model: 'oracle',
-      base_url: opts.modelBaseUrl,
-      api_key: 'oracle-no-key',
-      planner_format: opts.plannerFormat ?? 'sql',
-    },
+    llm: opts.llm
+      ? { ...opts.llm, planner_format: opts.plannerFormat ?? opts.llm.planner_format ?? 'sql' }
+      : {
+          provider: 'openai_compatible',
+          model: 'oracle',
+          base_url: opts.modelBaseUrl,
+          api_key: 'oracle-no-key',
+          planner_format: opts.plannerFormat ?? 'sql',
+        },
     storage: {
       results: { path: join(dir, 'results') },
       traces: { path: join(dir, 'traces') },
@@ -63,7 +69,7 @@ export function benchConfig(opts: ServiceOptions, dir: string): Record<string, u
     },
     settings: {
       // No plan cache: every run of every pass asks the planner, so passes measure the same work.
-      pipeline: { sample_rows: opts.sampleRows, plan_cache_size: 0, max_retries: 0 },
+      pipeline: { sample_rows: opts.sampleRows, plan_cache_size: 0, max_retries: opts.maxRetries ?? 0 },
     },
   };
 }

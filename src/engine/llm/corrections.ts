@@ -26,7 +26,7 @@ type Node = Record<string, unknown>;
 /** Definition name -> the `kind` values its objects carry (from `properties.kind` enum or const). */
 function kindsByDefinition(schema: JsonSchema): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  const defs = ((schema).$defs ?? {}) as Record<string, Node>;
+  const defs = (schema.$defs ?? {}) as Record<string, Node>;
   for (const [name, def] of Object.entries(defs)) {
     const kind = (def.properties as Node | undefined)?.kind as Node | undefined;
     const values = kind?.enum ?? (kind?.const !== undefined ? [kind.const] : null);
@@ -61,7 +61,7 @@ function describe(error: ErrorObject, root: unknown, schema: JsonSchema, def: st
       return `${path}: missing property "${String(p.missingProperty)}"`;
     case 'additionalProperties': {
       const extra = String(p.additionalProperty);
-      const parent = (error.parentSchema)?.properties as Node | undefined;
+      const parent = error.parentSchema?.properties as Node | undefined;
       const allowed = parent ? Object.keys(parent) : allowedProperties(schema, def ?? definitionOf(error));
       const near = allowed.length ? closest(extra, allowed) : null;
       return `${path}: unknown property "${extra}"${near ? ` (did you mean "${near}"?)` : ''}`;
@@ -83,8 +83,8 @@ function describe(error: ErrorObject, root: unknown, schema: JsonSchema, def: st
 }
 
 function allowedProperties(schema: JsonSchema, def: string | null): string[] {
-  const defs = ((schema).$defs ?? {}) as Record<string, Node>;
-  const node = def ? defs[def] : (schema);
+  const defs = (schema.$defs ?? {}) as Record<string, Node>;
+  const node = def ? defs[def] : schema;
   return Object.keys((node?.properties as Node | undefined) ?? {});
 }
 
@@ -151,7 +151,7 @@ function checkAgainst(schema: JsonSchema, def: string, value: unknown): ErrorObj
   if (!byDef) branchValidators.set(schema, (byDef = new Map()));
   let validate = byDef.get(def);
   if (!validate) {
-    validate = branchAjv.compile({ $ref: `#/$defs/${def}`, $defs: (schema).$defs });
+    validate = branchAjv.compile({ $ref: `#/$defs/${def}`, $defs: schema.$defs });
     byDef.set(def, validate);
   }
   return validate(value) ? [] : [...(validate.errors ?? [])];

@@ -22,3 +22,11 @@ it.each([
 ])('several intents: %s', (q) => {
   expect(mayHaveSeveralIntents(q)).toBe(true);
 });
+
+it.each([
+  'How many countries does each continent have? List the continent id, continent name and the number of countries.',
+  'For the cars with 4 cylinders, which model has the largest horsepower?',
+  'In 1980, how many cars were made?',
+])('a second sentence or clause that only shapes the answer is one intent: %s', (q) => {
+  expect(mayHaveSeveralIntents(q)).toBe(false);
+});

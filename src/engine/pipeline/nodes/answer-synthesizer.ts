@@ -26,7 +26,7 @@ const PROMPT_ROWS = 50;
  */
 const CONTENT_ROWS = 100;
 
-const SYSTEM = [
+export const ANSWER_SYSTEM = [
   'You answer a question from the query results given. Write one to three plain sentences.',
   'Use only values that appear in the results; do not compute new figures unless asked.',
   'When a result says it was cut at its row cap, say the answer covers only the first rows.',
@@ -52,7 +52,7 @@ export class AnswerSynthesizer implements RunNode {
       : await ctx.models.text(
           AGENTS.answer,
           'answer_synthesizer',
-          SYSTEM,
+          ANSWER_SYSTEM,
           [{ role: 'user', content: describeResults(state.request.question, sqs, execute) }],
           ctx.emitter.observed
             ? (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece })

@@ -39,6 +39,20 @@ export const decompositionSchema = (candidates: string[]) => ({
   },
 });
 
+/** The decomposer's prompt: `described` lists the candidate datasources, best first. */
+export function decomposerPrompt(
+  question: string,
+  described: string,
+  max: number,
+): { system: string; user: string } {
+  return {
+    system:
+      'You split a question into the fewest independent sub-questions that each one SQL query can answer. ' +
+      `A question that one query answers stays ONE sub-question, worded as asked. At most ${max} sub-questions.`,
+    user: `Datasources (best first):\n${described}\n\nQuestion: ${question}`,
+  };
+}
+
 @Injectable()
 export class Decomposer implements RunNode {
   /**
@@ -81,17 +95,12 @@ export class Decomposer implements RunNode {
     const described = candidates
       .map((id) => `- ${id}: ${this.datasources.get(id)?.config.description ?? '(no description)'}`)
       .join('\n');
+    const prompt = decomposerPrompt(state.request.question, described, max);
     const answer = await ctx.models.structured<Decomposition>(
       AGENTS.decomposer,
       'decomposer',
-      'You split a question into the fewest independent sub-questions that each one SQL query can answer. ' +
-        `A question that one query answers stays ONE sub-question, worded as asked. At most ${max} sub-questions.`,
-      [
-        {
-          role: 'user',
-          content: `Datasources (best first):\n${described}\n\nQuestion: ${state.request.question}`,
-        },
-      ],
+      prompt.system,
+      [{ role: 'user', content: prompt.user }],
       this.schemaOf(candidates),
       'decompose_question',
     );
