@@ -61,7 +61,7 @@ export async function run(args: BenchArgs): Promise<object> {
   const figures = await runAccuracy({
     data: args.data,
     llm,
-    format: o.format as 'sql' | 'plan' | undefined,
+    format: o.format,
     limit,
   });
   const { failures, ...summary } = figures;
@@ -119,7 +119,7 @@ export async function runAccuracy(opts: AccuracyOptions): Promise<AccuracyFigure
     const n = Math.max(1, questions.length);
     return {
       suite: 'accuracy',
-      model: String(opts.llm?.model ?? 'oracle'),
+      model: typeof opts.llm?.model === 'string' ? opts.llm.model : 'oracle',
       format,
       questions: questions.length,
       execution_match: round3(matched / n),

@@ -107,7 +107,7 @@ export function measurePrompts(dir: string, format: 'sql' | 'plan', limit = Infi
       sq.rowCount = gold.rows.length;
       sq.rows = {
         columns: [...gold.columns],
-        rows: gold.rows.slice(0, SAMPLE_ROWS).map((r) => [...r]) as never,
+        rows: gold.rows.slice(0, SAMPLE_ROWS).map((r) => [...r]),
         total_rows: gold.rows.length,
       };
       total += tokens(ANSWER_SYSTEM) + tokens(describeResults(q.question, [sq], true));
