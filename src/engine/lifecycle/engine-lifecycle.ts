@@ -13,6 +13,7 @@ import { EngineError } from '../errors';
 import { OperatorEvents } from '../events/operator-events';
 import { SchemaIndex } from '../index/schema-index';
 import { LlmService } from '../llm/llm-service';
+import { probeAgents } from '../llm/reachability';
 import { getLogger } from '../logging/logger';
 import { VerifiedQueries } from '../pipeline/verified-queries';
 import { ResultStore } from '../storage/result-store';
@@ -101,6 +102,17 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     this.checkVerifiedQueries();
     for (const problem of this.llm.check()) {
       this.log.warn('model agent not usable until fixed', { ...problem });
+    }
+    for (const agent of await probeAgents(this.llm.current())) {
+      if (agent.reachable) continue;
+      this.log.warn(
+        `the model of agent '${agent.agent}' does not answer at ${agent.endpoint}: ${agent.hint}`,
+        {
+          agent: agent.agent,
+          provider: agent.provider,
+          model: agent.model,
+        },
+      );
     }
     await this.index.open(this.datasources.ids());
     return checks;

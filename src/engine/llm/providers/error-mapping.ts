@@ -39,10 +39,14 @@ export function toProviderError(err: unknown, ctx: CallContext): LlmError {
   }
   if (is('APIConnectionError') || (typeof e.status !== 'number' && isNetworkError(e))) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    return make('PROVIDER_UNAVAILABLE', `cannot reach ${where} at ${ctx.baseUrl}${cause}`, {
-      error: 'connection',
-      detail: redact(`${e.message ?? ''}${cause}`),
-    });
+    return make(
+      'PROVIDER_UNAVAILABLE',
+      `cannot reach ${where} at ${ctx.baseUrl}${cause}. ${unreachableHint(ctx)}`,
+      {
+        error: 'connection',
+        detail: redact(`${e.message ?? ''}${cause}`),
+      },
+    );
   }
   if (typeof e.status !== 'number') {
     return make('PROVIDER_ERROR', `${where} failed: ${e.message ?? String(err)}`, {
@@ -100,4 +104,13 @@ function findMessage(body: unknown): string | null {
 
 function isNetworkError(e: { name?: string; message?: string }): boolean {
   return e.name === 'TypeError' && /fetch failed/i.test(e.message ?? '');
+}
+
+/** What to do when a model's endpoint does not answer: said the same way at start-up and per run. */
+export function unreachableHint(ctx: { provider: string; model: string }): string {
+  const other =
+    'or give the llm section (in the config file, or PUT /api/v1/settings/llm) a provider you can reach with its key, e.g. provider: openai, model: gpt-4.1-mini and OPENAI_API_KEY';
+  return ctx.provider === 'ollama'
+    ? `To fix: start Ollama ('ollama serve') and pull the model ('ollama pull ${ctx.model}'), ${other}.`
+    : `To fix: check that the endpoint is up and reachable from the service, ${other}.`;
 }
