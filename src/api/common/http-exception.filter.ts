@@ -8,7 +8,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { Request, Response } from 'express';
 import { redact } from '../../config/redact';
 import { getLogger } from '../../engine/logging/logger';
-import { isErrorCode } from '../../engine/errors';
+import { isErrorCode, type ErrorCode } from '../../engine/errors';
 import { exposesDetail, statusForCode } from './error-status';
 import { NOT_A_JSON_OBJECT } from './json-object-body.pipe';
 
@@ -49,7 +49,7 @@ export class HttpErrorFilter implements ExceptionFilter {
         : typeof message === 'string'
           ? message
           : exception.message;
-      const code = status === Number(HttpStatus.UNPROCESSABLE_ENTITY) ? 'REQUEST_INVALID' : httpCode(status);
+      const code = httpCode(status);
       return { status, body: { detail: redact(detail), error_code: code } };
     }
     const code = (exception as { code?: unknown })?.code;
@@ -89,8 +89,18 @@ function unparsableBody(exception: unknown): string | null {
   return `the request body is not valid JSON: ${String(failure.message)}`;
 }
 
-function httpCode(status: number): string {
-  return (HttpStatus[status] ?? 'HTTP_ERROR').toString();
+/** Nest's and Express's own HTTP errors, named by a code of the closed list. */
+function httpCode(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'ROLE_REQUIRED';
+    case 403:
+      return 'ROLE_FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    default:
+      return status < 500 ? 'REQUEST_INVALID' : 'INTERNAL_ERROR';
+  }
 }
 
 function describe(e: unknown): string {
