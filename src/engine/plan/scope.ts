@@ -148,7 +148,7 @@ export class Scope {
 /**
  * A table's columns as relation columns, made once per table of a snapshot: a plan's scopes are
  * built several times over (validator, compiler, type inference), and copying every column of
- * every table each time was among the largest allocations of a run (e2e bench --heap-profile).
+ * every table each time was among the largest allocations of a run.
  */
 const columnsOfTable = new WeakMap<TableInfo, readonly RelColumn[]>();
 

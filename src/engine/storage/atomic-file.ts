@@ -5,10 +5,8 @@
  *
  * Small files (a run's trace and small Parquet results: a few KB) are written with synchronous
  * calls. Each asynchronous fs call is a round trip through libuv's thread pool (wake a pool thread,
- * run the call, wake the event loop), and on the virtual machines this service was measured on the
- * round trips cost more than the writes: `npm run bench -- e2e`, alternating runs of the same code
- * with SYNC_WRITE_MAX_BYTES as it is and set to 0, gave 219.8 and 176.5 runs/s synchronous (7.24 and 9.20 ms of machine
- * CPU per run) against 183.4 and 161.7 through the pool (8.78 and 9.68 ms). A synchronous write
+ * run the call, wake the event loop), and for a few KB the round trips cost more than the writes
+ * (bench/README.md has the e2e figures). A synchronous write
  * holds the event loop for its duration, so large files still go through the pool, and on a
  * network file system, where every call is slow, SYNC_WRITE_MAX_BYTES should be 0.
  */
@@ -21,7 +19,7 @@ import { basename, dirname, join } from 'node:path';
 export const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
 // Unique per process (random, drawn once) and per call (a counter): drawing random bytes for
-// every temporary name cost more than the rest of naming it (e2e bench profile).
+// every temporary name cost more than the rest of naming it.
 const processTag = randomBytes(6).toString('hex');
 let counter = 0;
 

@@ -24,9 +24,8 @@ const FIRST_SLICE_ROWS = 8192;
 const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * Slices DuckDB writes while the current one is read. The reader runs each query on one thread
- * (see parquet-reader.ts), so two slices at once use both cores of the machines we measure on.
- * `npm run bench -- results`, 10M rows, against DuckDB's own COPY with 2 threads: one slice at a
- * time gave 0.45-0.71 of its speed, two ahead 0.82-1.25, with 46-57 MB of RSS growth.
+ * (see parquet-reader.ts), so two slices at once use two cores; `npm run bench -- results`
+ * compares the export with DuckDB's own COPY (bench/README.md).
  */
 const SLICES_AHEAD = 2;
 

@@ -1,9 +1,8 @@
 /**
  * A result's manifest entry is kept inside its own parquet file, as the key-value metadata entry
  * RESULT_METADATA_KEY, rather than in a manifest file beside it: creating a file is the costliest
- * filesystem call of a run (`npm run bench -- e2e` prints the storage folder's cost of creating one:
- * 0.02 to 0.42 ms of CPU on this project's virtual disk across five runs, 0.007 to 0.010 ms on
- * tmpfs), and a run already creates its folder, its parquet file and its trace. The file is renamed into place whole, so its entry is
+ * filesystem call of a run (the e2e bench prints its cost for the storage folder), and a run
+ * already creates its folder, its parquet file and its trace. The file is renamed into place whole, so its entry is
  * there exactly when the result is; the run's manifest is the set of files in its folder that carry
  * an entry naming that tenant, run and result.
  */

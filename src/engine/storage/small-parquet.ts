@@ -1,9 +1,8 @@
 /**
  * A small result (at most one DuckDB data chunk of rows) is held in memory and encoded to parquet in
  * this process by hyparquet-writer and written under a temporary name, then renamed into place.
- * Going through DuckDB instead (a TEMP table, the appender, `COPY ... TO`) was the largest cost
- * of a run's event loop after the model calls (e2e bench `--profile`); large results still stream
- * through DuckDB.
+ * Going through DuckDB instead (a TEMP table, the appender, `COPY ... TO`) costs the event loop far
+ * more for a few rows; large results still stream through DuckDB.
  *
  * The layout is the one parquet-columns.ts defines (BIGINT, DOUBLE, BOOLEAN, text), so the reader
  * cannot tell which path wrote a file.

@@ -14,7 +14,7 @@ export abstract class TraceStore {
 }
 
 export class LocalTraceStore implements TraceStore {
-  /** Tenant folders already made: one mkdir per folder, not one per run (e2e bench profile). */
+  /** Tenant folders already made: one mkdir per folder, not one per run. */
   private readonly madeDirs = new Set<string>();
 
   /** `root` is `storage.traces.path`. */

@@ -197,7 +197,7 @@ class SqliteCursor implements Cursor {
   private buffered: Cell[][];
   /**
    * The runner said the statement has no row left: the next `next` is answered here and `close`
-   * sends nothing (two IPC round trips fewer per statement; the e2e bench profile showed them).
+   * sends nothing (two IPC round trips fewer per statement).
    */
   private done: boolean;
 
