@@ -38,6 +38,37 @@ export const DEMO_DATASOURCE: DatasourceConfig = {
 
 export const DEMO_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
   {
+    id: 'demo_revenue_per_region_for_year',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'What was the total revenue per region in 2024?',
+    paraphrases: ['Revenue by region for a year', 'Total sales per region in a given year'],
+    sql: [
+      'SELECT r.region_name, SUM(o.total_amount) AS revenue, COUNT(*) AS orders',
+      'FROM orders o',
+      'JOIN customers cu ON cu.customer_id = o.customer_id',
+      'JOIN countries co ON co.country_code = cu.country_code',
+      'JOIN regions r ON r.region_id = co.region_id',
+      "WHERE o.status <> 'cancelled' AND year(o.order_date) = :year",
+      'GROUP BY r.region_name',
+      'ORDER BY revenue DESC',
+    ].join('\n'),
+    params: { year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' } },
+  },
+  {
+    id: 'demo_revenue_per_month_for_year',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'What was the revenue per month in 2023?',
+    paraphrases: ['Monthly revenue for a year', 'Revenue by month in a given year'],
+    sql: [
+      'SELECT month(o.order_date) AS month, SUM(o.total_amount) AS revenue, COUNT(*) AS orders',
+      'FROM orders o',
+      "WHERE o.status <> 'cancelled' AND year(o.order_date) = :year",
+      'GROUP BY month(o.order_date)',
+      'ORDER BY month',
+    ].join('\n'),
+    params: { year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' } },
+  },
+  {
     id: 'demo_revenue_by_category_for_year',
     datasource_id: DEMO_DATASOURCE_ID,
     question: 'What was the revenue per product category in a given year?',

@@ -309,6 +309,8 @@ describe('ensureDemoDatabase', () => {
 
   it('runs every verified query with its declared parameters', async () => {
     const samples: Record<string, Record<string, string | number>> = {
+      demo_revenue_per_region_for_year: { year: 2024 },
+      demo_revenue_per_month_for_year: { year: 2023 },
       demo_revenue_by_category_for_year: { year: 2023 },
       demo_top_customers_in_country: { country: 'Germany' },
       demo_monthly_sales_for_region: { region: 'Europe', year: 2024 },
@@ -324,7 +326,10 @@ describe('ensureDemoDatabase', () => {
       }
       const months = await rows(
         c,
-        DEMO_VERIFIED_QUERIES[2]!.sql.replace(/:(region|year)\b/g, '$$$1'),
+        DEMO_VERIFIED_QUERIES.find((q) => q.id === 'demo_monthly_sales_for_region')!.sql.replace(
+          /:(region|year)\b/g,
+          '$$$1',
+        ),
         samples.demo_monthly_sales_for_region,
       );
       expect(months.map((m) => Number(m.month))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
