@@ -30,6 +30,8 @@ export interface SoakOptions {
 
 export interface SoakSample {
   rss_mb: number;
+  /** V8 heap in use, after a full collection when the process runs with --expose-gc. */
+  heap_used_mb: number;
   open_fds: number;
   db_connections: number;
   temp_files_mb: number;
@@ -183,8 +185,10 @@ async function sample(databases: readonly string[]): Promise<SoakSample> {
     let tempBytes = 0;
     for (const f of readdirSync(tmpdir()))
       if (f.startsWith('nl2sql-csv-')) tempBytes += statSync(join(tmpdir(), f)).size;
+    (globalThis as { gc?: () => void }).gc?.();
     return {
       rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+      heap_used_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       open_fds: readdirSync('/proc/self/fd').length,
       db_connections: Number(p.rows[0].n) + Number((m as { n: number }[])[0]!.n),
       temp_files_mb: Math.round((tempBytes / 2 ** 20) * 10) / 10,
