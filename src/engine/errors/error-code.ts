@@ -1,8 +1,32 @@
 /**
- * Every `error_code` the service can put on the wire, in one closed list (the README's error table).
- * HTTP statuses, the OpenAPI enum and the MCP tool errors are all derived from this list, so a code
- * added here without a status does not compile (see the exhaustive mapping in api/common).
+ * Every `error_code` the service can put on the wire, in one closed list. A code added here without
+ * an HTTP status does not compile (the exhaustive mapping in api/common/error-status.ts), and a test
+ * keeps the README's error table equal to the list.
  */
+/** What the plan validator finds wrong with a plan (its problems, besides the policy refusals). */
+export const PLAN_PROBLEM_CODES = [
+  'UNKNOWN_TABLE',
+  'UNKNOWN_COLUMN',
+  'UNKNOWN_TABLE_ALIAS',
+  'AMBIGUOUS_COLUMN',
+  'DUPLICATE_ALIAS',
+  'UNGROUPED_COLUMN',
+  'MISPLACED_AGGREGATE',
+  'NESTED_AGGREGATE',
+  'MISPLACED_WINDOW',
+  'MISPLACED_STAR',
+  'BAD_ARGUMENTS',
+  'BAD_FRAME',
+  'BAD_LIMIT',
+  'LIMIT_TOO_LARGE',
+  'SET_OP_COLUMN_COUNT',
+  'SUBQUERY_COLUMN_COUNT',
+  'JOIN_MISSING_CONDITION',
+  'JOIN_TYPE_MISMATCH',
+  'PLAN_SCHEMA_VIOLATION',
+] as const;
+
+/** Every error code, in the order of the README's table. */
 export const ERROR_CODES = [
   // model providers (run)
   'PROVIDER_AUTH_FAILED',
@@ -39,25 +63,7 @@ export const ERROR_CODES = [
   'RUN_CALL_LIMIT',
   'RUN_CANCELLED',
   // plan problems (sent back to the planner; reported when retries run out)
-  'UNKNOWN_TABLE',
-  'UNKNOWN_COLUMN',
-  'UNKNOWN_TABLE_ALIAS',
-  'AMBIGUOUS_COLUMN',
-  'DUPLICATE_ALIAS',
-  'UNGROUPED_COLUMN',
-  'MISPLACED_AGGREGATE',
-  'NESTED_AGGREGATE',
-  'MISPLACED_WINDOW',
-  'MISPLACED_STAR',
-  'BAD_ARGUMENTS',
-  'BAD_FRAME',
-  'BAD_LIMIT',
-  'LIMIT_TOO_LARGE',
-  'SET_OP_COLUMN_COUNT',
-  'SUBQUERY_COLUMN_COUNT',
-  'JOIN_MISSING_CONDITION',
-  'JOIN_TYPE_MISMATCH',
-  'PLAN_SCHEMA_VIOLATION',
+  ...PLAN_PROBLEM_CODES,
   'PLAN_MISSING',
   'PLAN_UNSUPPORTED',
   'PLAN_MALFORMED',

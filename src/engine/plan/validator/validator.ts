@@ -21,28 +21,11 @@ import {
   type Relation,
 } from '../scope';
 import type * as T from '../types';
+import { PLAN_PROBLEM_CODES } from '../../errors/error-code';
 import { PolicyView, type RolePolicies } from './policy';
 
 export const PROBLEM_CODES = [
-  'PLAN_SCHEMA_VIOLATION',
-  'UNKNOWN_TABLE',
-  'UNKNOWN_COLUMN',
-  'UNKNOWN_TABLE_ALIAS',
-  'AMBIGUOUS_COLUMN',
-  'DUPLICATE_ALIAS',
-  'UNGROUPED_COLUMN',
-  'MISPLACED_AGGREGATE',
-  'NESTED_AGGREGATE',
-  'MISPLACED_WINDOW',
-  'MISPLACED_STAR',
-  'BAD_ARGUMENTS',
-  'BAD_FRAME',
-  'BAD_LIMIT',
-  'LIMIT_TOO_LARGE',
-  'SET_OP_COLUMN_COUNT',
-  'SUBQUERY_COLUMN_COUNT',
-  'JOIN_MISSING_CONDITION',
-  'JOIN_TYPE_MISMATCH',
+  ...PLAN_PROBLEM_CODES,
   'DATASOURCE_DENIED',
   'TABLE_DENIED',
   'COLUMN_DENIED',
