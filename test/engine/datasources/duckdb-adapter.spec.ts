@@ -1,6 +1,6 @@
-import { createFixture } from './support/fixtures';
+import { createFixture } from '../../support/datasources/fixtures';
 import { createAdapter } from '../../../src/engine/datasources/factory';
-import { adapterContract, rejectionOf, secrets } from './support/adapter-contract';
+import { adapterContract, rejectionOf, secrets } from '../../support/datasources/adapter-contract';
 
 adapterContract({
   type: 'duckdb',

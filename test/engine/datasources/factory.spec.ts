@@ -5,8 +5,8 @@
 import { SecretManager } from '../../../src/config/secrets';
 import type { DatasourceConfig } from '../../../src/config/schema';
 import { createAdapter, maskConnection } from '../../../src/engine/datasources/factory';
-import { rejectionOf } from './support/adapter-contract';
-import { MARIADB, PG } from './support/fixtures';
+import { rejectionOf } from '../../support/datasources/adapter-contract';
+import { MARIADB, PG } from '../../support/datasources/fixtures';
 
 const secrets = new SecretManager({ NL2SQL_TEST_DS_PASSWORD: 'pw-from-env-123' });
 const build = (config: unknown) => createAdapter(config as DatasourceConfig, { secrets });

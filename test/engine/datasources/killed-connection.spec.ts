@@ -6,8 +6,8 @@
 import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import type { DatasourceAdapter } from '../../../src/engine/datasources/adapter';
-import { build, rejectionOf } from './support/adapter-contract';
-import { createFixture, MARIADB, PG, type Fixture } from './support/fixtures';
+import { build, rejectionOf } from '../../support/datasources/adapter-contract';
+import { createFixture, MARIADB, PG, type Fixture } from '../../support/datasources/fixtures';
 
 jest.setTimeout(30_000);
 

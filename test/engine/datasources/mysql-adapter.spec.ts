@@ -1,4 +1,4 @@
-import { adapterContract } from './support/adapter-contract';
+import { adapterContract } from '../../support/datasources/adapter-contract';
 
 const digits = Array.from({ length: 10 }, (_, i) => `SELECT ${i} AS x`).join(' UNION ALL ');
 

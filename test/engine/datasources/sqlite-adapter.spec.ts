@@ -1,4 +1,4 @@
-import { adapterContract } from './support/adapter-contract';
+import { adapterContract } from '../../support/datasources/adapter-contract';
 
 adapterContract({
   type: 'sqlite',

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import type { DatasourceAdapter } from '../../../src/engine/datasources/adapter';
 import { createAdapter } from '../../../src/engine/datasources/factory';
 import { sqliteRunners } from '../../../src/engine/datasources/sqlite/sqlite-runner-pool';
-import { rejectionOf, secrets } from './support/adapter-contract';
+import { rejectionOf, secrets } from '../../support/datasources/adapter-contract';
 
 const SLOW = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
 

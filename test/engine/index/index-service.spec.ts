@@ -6,8 +6,8 @@ import type { Embedder } from '../../../src/engine/index/embedders/embedder';
 import { LocalEmbedder } from '../../../src/engine/index/embedders/local-embedder';
 import { IndexService } from '../../../src/engine/index/index-service';
 import { DuckDbIndexStore } from '../../../src/engine/index/store/duckdb-index-store';
-import { createIndexService } from '../../../src/engine/index';
-import { flights, school, shop, snapshot, table } from './fixtures';
+import { createIndexService } from '../../../src/engine/index/index';
+import { flights, school, shop, snapshot, table } from '../../support/index-fixtures';
 
 /** Embeds `okCalls` build batches, then fails: a build that breaks half-way. Questions still embed. */
 class BreakingEmbedder implements Embedder {

@@ -3,7 +3,7 @@ import { createEmbedder } from '../../../src/engine/index/embedders/create-embed
 import { OpenAiEmbedder } from '../../../src/engine/index/embedders/openai-embedder';
 import { IndexService } from '../../../src/engine/index/index-service';
 import { DuckDbIndexStore } from '../../../src/engine/index/store/duckdb-index-store';
-import { school } from './fixtures';
+import { school } from '../../support/index-fixtures';
 import { startFakeEmbeddings, type FakeEmbeddingsServer } from './fake-embeddings-server';
 
 describe('openai embedder over the real SDK', () => {

@@ -2,7 +2,7 @@ import { LocalEmbedder } from '../../../src/engine/index/embedders/local-embedde
 import { IndexService } from '../../../src/engine/index/index-service';
 import { POOLED } from '../../../src/engine/index/retriever';
 import { DuckDbIndexStore } from '../../../src/engine/index/store/duckdb-index-store';
-import { flights, school, shop } from './fixtures';
+import { flights, school, shop } from '../../support/index-fixtures';
 
 describe('retrieval over several datasources', () => {
   let index: IndexService;

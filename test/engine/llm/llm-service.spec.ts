@@ -6,7 +6,7 @@ import { ConfigError } from '../../../src/config/config-error';
 import { NotFoundError } from '../../../src/engine/errors';
 import { DEFAULT_LLM_SECTION } from '../../../src/engine/llm/section';
 import { FakeModelServer } from '../../support/fake-model';
-import { anthropicAt, ASK, makeService, openaiAt } from './helpers';
+import { anthropicAt, ASK, makeService, openaiAt } from '../../support/llm-harness';
 
 let fake: FakeModelServer;
 beforeAll(async () => {
@@ -147,7 +147,8 @@ test('a run that acquired the set before a replace finishes on the old set; the 
   const run = service.acquire();
   fake.reply({ json: { answer: 1 }, delayMs: 150 }, { json: { answer: 2 } }, { json: { answer: 3 } });
   const inFlight = run.structured('default', ASK);
-  await new Promise((r) => setTimeout(r, 30));
+  // The replace comes while the first call is at the server (waited for, not slept for).
+  while (!fake.requests.length) await new Promise((r) => setImmediate(r));
   service.replace(openaiAt(fake.openaiBaseUrl, { model: 'gpt-4.1' }));
   expect((await inFlight).value).toEqual({ answer: 1 });
   // The same run's next call still goes to the old model.

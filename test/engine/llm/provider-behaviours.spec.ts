@@ -16,7 +16,7 @@ import type {
 } from '../../../src/engine/llm/providers/provider';
 import { ProviderRegistry } from '../../../src/engine/llm/providers/registry';
 import { FakeModelServer } from '../../support/fake-model';
-import { anthropicAt, ASK, makeService, openaiAt } from './helpers';
+import { anthropicAt, ASK, makeService, openaiAt } from '../../support/llm-harness';
 
 let fake: FakeModelServer;
 beforeAll(async () => {

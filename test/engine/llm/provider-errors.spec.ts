@@ -4,7 +4,7 @@
  */
 import { LlmError } from '../../../src/engine/llm/errors';
 import { FakeModelServer, type FakeFailure } from '../../support/fake-model';
-import { anthropicAt, ASK, makeService, openaiAt } from './helpers';
+import { anthropicAt, ASK, makeService, openaiAt } from '../../support/llm-harness';
 
 let fake: FakeModelServer;
 beforeAll(async () => {

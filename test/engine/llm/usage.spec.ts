@@ -5,7 +5,7 @@
 import { PriceTable } from '../../../src/engine/llm/prices';
 import { questionUsage, type CallRecord } from '../../../src/engine/llm/usage';
 import { FakeModelServer } from '../../support/fake-model';
-import { anthropicAt, makeService, openaiAt } from './helpers';
+import { anthropicAt, makeService, openaiAt } from '../../support/llm-harness';
 
 let fake: FakeModelServer;
 beforeAll(async () => {

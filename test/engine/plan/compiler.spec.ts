@@ -6,7 +6,7 @@ import { compilePlan, PlanError } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
 import type { Dialect } from '../../../src/engine/datasources/schema';
 import type { Plan } from '../../../src/engine/plan';
-import { SHOP } from './fixtures';
+import { SHOP } from '../../support/plan-fixtures';
 
 const sel = (
   columns: Parameters<typeof b.select>[0]['columns'],

@@ -21,7 +21,7 @@ import { compareResults } from '../../../bench/roundtrip/compare';
 import type { Dialect, SchemaSnapshot } from '../../../src/engine/datasources/schema';
 import { compilePlan, type Plan } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
-import { CUSTOMERS, ORDERS } from './fixtures';
+import { CUSTOMERS, ORDERS } from '../../support/plan-fixtures';
 
 let dir: string;
 let schema: SchemaSnapshot;

@@ -4,7 +4,7 @@
  */
 import { compilePlan, importSql, validatePlan } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
-import { SHOP } from './fixtures';
+import { SHOP } from '../../support/plan-fixtures';
 
 const firstColumn = (sql: string, d: 'postgres' | 'mysql' | 'duckdb' | 'sqlite') => {
   const body = importSql(sql, d, SHOP).body;

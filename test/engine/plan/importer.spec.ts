@@ -1,6 +1,6 @@
 import { compilePlan, importSql } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
-import { SHOP } from './fixtures';
+import { SHOP } from '../../support/plan-fixtures';
 
 describe('importSql', () => {
   it('maps a SELECT onto plan nodes', () => {

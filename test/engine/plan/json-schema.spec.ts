@@ -12,7 +12,7 @@ import { SCHEMA_FILE, TYPES_FILE } from '../../../src/engine/plan/generate';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { FakeModelServer } from '../../support/fake-model';
-import { SHOP } from './fixtures';
+import { SHOP } from '../../support/plan-fixtures';
 
 type Json = Record<string, any>;
 

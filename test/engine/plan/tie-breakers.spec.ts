@@ -6,7 +6,7 @@
 import { compilePlan, type Plan } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
 import type { Dialect } from '../../../src/engine/datasources/schema';
-import { SHOP } from './fixtures';
+import { SHOP } from '../../support/plan-fixtures';
 
 const DIALECTS: Dialect[] = ['sqlite', 'duckdb', 'postgres', 'mysql'];
 

@@ -1,6 +1,6 @@
 import { validatePlan, REFUSAL_CODES } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
-import { SHOP } from './fixtures';
+import { SHOP } from '../../support/plan-fixtures';
 
 const ctx = { datasourceId: 'shop' };
 const codes = (r: ReturnType<typeof validatePlan>) => r.problems.map((p) => p.code);

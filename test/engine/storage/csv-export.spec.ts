@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultBatch } from '../../../src/engine/datasources/adapter';
 import { LocalResultStore } from '../../../src/engine/storage';
-import { numberedRows, readAll, tempRoot } from './helpers';
+import { numberedRows, readAll, tempRoot } from '../../support/storage-helpers';
 
 describe('LocalResultStore.streamCsv', () => {
   const root = tempRoot('results-csv');

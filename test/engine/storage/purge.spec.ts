@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalResultStore, LocalTraceStore, purge } from '../../../src/engine/storage';
-import { numberedRows, tempRoot } from './helpers';
+import { numberedRows, tempRoot } from '../../support/storage-helpers';
 
 const DAY_S = 24 * 60 * 60;
 

@@ -7,7 +7,7 @@ import {
   RESULT_NOT_FOUND_MESSAGE,
 } from '../../../src/engine/storage';
 import { NotFoundError } from '../../../src/engine/errors';
-import { numberedRows, tempRoot } from './helpers';
+import { numberedRows, tempRoot } from '../../support/storage-helpers';
 
 const TOTAL = 2345;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultBatch } from '../../../src/engine/datasources/adapter';
 import { LocalResultStore, StorageWriteError } from '../../../src/engine/storage';
-import { numberedRows, storedEntry, tempRoot } from './helpers';
+import { numberedRows, storedEntry, tempRoot } from '../../support/storage-helpers';
 
 describe('LocalResultStore.writeResult', () => {
   const root = tempRoot('results-write');

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalTraceStore } from '../../../src/engine/storage';
-import { tempRoot } from './helpers';
+import { tempRoot } from '../../support/storage-helpers';
 
 describe('LocalTraceStore tenant folder', () => {
   const root = tempRoot('traces-folder');

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerSecret } from '../../../src/config/redact';
 import { LocalTraceStore } from '../../../src/engine/storage';
-import { tempRoot } from './helpers';
+import { tempRoot } from '../../support/storage-helpers';
 
 describe('LocalTraceStore', () => {
   const root = tempRoot('traces');

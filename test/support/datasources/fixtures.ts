@@ -11,8 +11,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
-import type { DatasourceConfig } from '../../../../src/config/schema';
-import type { DatasourceType } from '../../../../src/engine/datasources/adapter';
+import type { DatasourceConfig } from '../../../src/config/schema';
+import type { DatasourceType } from '../../../src/engine/datasources/adapter';
 
 export const PG = { host: '127.0.0.1', port: 5432, user: 'postgres' };
 export const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root' };

@@ -1,5 +1,5 @@
 /** A small shop schema shared by the plan tests (the shape an adapter's introspection returns). */
-import type { ColumnInfo, SchemaSnapshot, TableInfo, TypeKind } from '../../../src/engine/datasources/schema';
+import type { ColumnInfo, SchemaSnapshot, TableInfo, TypeKind } from '../../src/engine/datasources/schema';
 
 const col = (name: string, kind: TypeKind, type = kind.toUpperCase()): ColumnInfo => ({
   name,

@@ -1,8 +1,8 @@
 /** Shared set-up for the model-layer tests: a service over the fake server, no process env. */
-import { SecretManager } from '../../../src/config/secrets';
-import { MemoryAuditSink, type LlmLogger } from '../../../src/engine/llm/audit';
-import { LlmService, type LlmServiceOptions } from '../../../src/engine/llm/llm-service';
-import { ProviderRegistry } from '../../../src/engine/llm/providers/registry';
+import { SecretManager } from '../../src/config/secrets';
+import { MemoryAuditSink, type LlmLogger } from '../../src/engine/llm/audit';
+import { LlmService, type LlmServiceOptions } from '../../src/engine/llm/llm-service';
+import { ProviderRegistry } from '../../src/engine/llm/providers/registry';
 
 export class RecordingLogger implements LlmLogger {
   readonly lines: { level: string; message: string; meta: Record<string, unknown> }[] = [];

@@ -2,14 +2,10 @@
  * The behaviour every adapter must show against its real database, run once per type by the
  * `<type>-adapter.spec.ts` files with the dialect's own SQL for the parts that differ.
  */
-import { SecretManager } from '../../../../src/config/secrets';
-import type {
-  DatasourceAdapter,
-  DatasourceType,
-  ResultBatch,
-} from '../../../../src/engine/datasources/adapter';
-import { createAdapter } from '../../../../src/engine/datasources/factory';
-import type { SchemaSnapshot, TableInfo } from '../../../../src/engine/datasources/schema';
+import { SecretManager } from '../../../src/config/secrets';
+import type { DatasourceAdapter, DatasourceType, ResultBatch } from '../../../src/engine/datasources/adapter';
+import { createAdapter } from '../../../src/engine/datasources/factory';
+import type { SchemaSnapshot, TableInfo } from '../../../src/engine/datasources/schema';
 import { createFixture, type Fixture } from './fixtures';
 
 export interface DialectSql {

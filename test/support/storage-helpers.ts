@@ -2,10 +2,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResultBatch, ResultColumn } from '../../../src/engine/datasources/adapter';
-import type { ManifestEntry } from '../../../src/engine/storage';
-import { ParquetReader } from '../../../src/engine/storage/parquet-reader';
-import { decodeResultMetadata } from '../../../src/engine/storage/result-metadata';
+import type { ResultBatch, ResultColumn } from '../../src/engine/datasources/adapter';
+import type { ManifestEntry } from '../../src/engine/storage';
+import { ParquetReader } from '../../src/engine/storage/parquet-reader';
+import { decodeResultMetadata } from '../../src/engine/storage/result-metadata';
 
 export function tempRoot(label: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `nl2sql-${label}-`));

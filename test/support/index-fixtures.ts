@@ -1,6 +1,6 @@
 /** Small schema snapshots for the index tests: a shop, a school and a flights database. */
 import { createHash } from 'node:crypto';
-import type { ColumnInfo, SchemaSnapshot, TableInfo, TypeKind } from '../../../src/engine/datasources/schema';
+import type { ColumnInfo, SchemaSnapshot, TableInfo, TypeKind } from '../../src/engine/datasources/schema';
 
 type Col = [name: string, kind: TypeKind, samples?: (string | number)[]];
 
