@@ -21,7 +21,7 @@ import type { RunEvent } from './engine/events/run-events';
 import { NestLogBridge } from './engine/logging/nest-log-bridge';
 import { RunService } from './engine/pipeline/run-service';
 import type { RunRequest } from './engine/pipeline/run-state';
-import type { QueryResponse } from './engine/pipeline/wire';
+import type { QueryResponse } from './engine/pipeline/query-response';
 
 /** A running engine: ask questions, follow runs, reach any engine service; close when done. */
 export interface Engine {

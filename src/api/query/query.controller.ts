@@ -25,7 +25,7 @@ import { map, type Observable } from 'rxjs';
 import { ResultsService } from '../../engine/admin/results.service';
 import { RunService } from '../../engine/pipeline/run-service';
 import type { RunRequest } from '../../engine/pipeline/run-state';
-import type { QueryResponse } from '../../engine/pipeline/wire';
+import type { QueryResponse } from '../../engine/pipeline/query-response';
 import type { ResultPage } from '../../engine/storage';
 import { ErrorBody } from '../common/error-body.dto';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';

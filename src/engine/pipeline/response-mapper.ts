@@ -12,7 +12,7 @@ import type {
   ResultSummary,
   RunStatus,
   SubQueryResponse,
-} from './wire';
+} from './query-response';
 
 /** What each executed sub-query saved, for `result.manifest` and `result_manifest`. */
 export function manifestOf(state: RunState): ResultSummary[] {

@@ -8,7 +8,7 @@ import type { OperatorEvents } from '../events/operator-events';
 import type { RunEventEmitter } from '../events/run-events';
 import type { ModelGateway } from './model-gateway';
 import type { NodeName } from './topology';
-import type { PipelineErrorEntry, RunWarning } from './wire';
+import type { PipelineErrorEntry, RunWarning } from './query-response';
 
 export class RunContext {
   readonly started = Date.now();

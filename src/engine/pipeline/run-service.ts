@@ -21,7 +21,7 @@ import { Pipeline } from './pipeline';
 import { RunContext } from './run-context';
 import { newRunState, type RunRequest, type RunState } from './run-state';
 import { round, toQueryResponse, toTrace } from './response-mapper';
-import type { QueryResponse } from './wire';
+import type { QueryResponse } from './query-response';
 
 const log = getLogger('nl2sql.run');
 

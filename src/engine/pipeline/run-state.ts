@@ -12,7 +12,7 @@ import type {
   RowSample,
   SubQueryStatus,
   ValidationCheck,
-} from './wire';
+} from './query-response';
 
 export interface Caller {
   readonly roles: readonly string[];

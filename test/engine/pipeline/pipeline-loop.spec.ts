@@ -26,7 +26,7 @@ import {
   type RunRequest,
   type SubQueryAttempt,
 } from '../../../src/engine/pipeline/run-state';
-import type { QueryResponse } from '../../../src/engine/pipeline/wire';
+import type { QueryResponse } from '../../../src/engine/pipeline/query-response';
 import * as P from '../../../src/engine/plan/build';
 import type { Query } from '../../../src/engine/plan/types';
 import { makeSqliteFixture } from '../../support/app';

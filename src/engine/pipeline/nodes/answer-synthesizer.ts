@@ -10,7 +10,7 @@ import type { RunContext } from '../run-context';
 import type { RunState, SubQueryState } from '../run-state';
 import { checkAnswer } from '../sanity';
 import type { RunNode } from '../node';
-import type { FinalAnswer } from '../wire';
+import type { FinalAnswer } from '../query-response';
 
 /**
  * Rows of each result the summary's prompt shows. A summary of one to three sentences needs the
