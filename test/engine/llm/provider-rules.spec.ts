@@ -138,4 +138,26 @@ describe('request bodies', () => {
     expect(plan.output_config).toBeUndefined();
     expect(plan.tools[0].name).toBe('sql_draft');
   });
+
+  it('Anthropic: an explicit temperature is sent, and a 400 about it says to set temperature: null', async () => {
+    fake.reply({ fail: 'temperature' });
+    const service = new LlmService({
+      llm: { ...anthropic('tool_calling'), temperature: 0.2 },
+      secrets: new SecretManager({}),
+    });
+    const set = service.acquire();
+    const failure = await set
+      .structured('default', {
+        system: 'Answer.',
+        messages: [{ role: 'user', content: 'Question: how many?' }],
+        schema: SQL_DRAFT_SCHEMA,
+        schemaName: 'sql_draft',
+      })
+      .catch((e: unknown) => e as { code: string; message: string });
+    service.release(set);
+    await service.close();
+    expect(fake.requests.at(-1)!.body.temperature).toBe(0.2);
+    expect(failure).toMatchObject({ code: 'PROVIDER_TEMPERATURE_REJECTED' });
+    expect((failure as { message: string }).message).toMatch(/temperature: null/);
+  });
 });

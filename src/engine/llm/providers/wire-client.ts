@@ -13,6 +13,8 @@ import type { ModelClient, ModelRequest, ModelResponse, ResolvedAgent } from './
  */
 /** Between two pieces of a streamed answer, at most this long (or timeout_s when shorter). */
 export const STREAM_IDLE_MS = 60_000;
+/** A streamed answer's whole budget when timeout_s is not set: a trickle must end too. */
+export const STREAM_DEFAULT_BUDGET_MS = 10 * 60_000;
 
 export function sdkOptions(agent: ResolvedAgent) {
   return {
@@ -140,7 +142,8 @@ export abstract class WireClient<Params> implements ModelClient {
 /**
  * A call's own deadlines: with timeout_s set, the whole call, retries and a streamed answer
  * included, ends by then (the SDK's own timeout would cover one attempt up to its headers); a
- * streamed answer also ends when no piece arrives for STREAM_IDLE_MS (or timeout_s if shorter).
+ * streamed answer also ends when no piece arrives for STREAM_IDLE_MS (or timeout_s if shorter), and
+ * after STREAM_DEFAULT_BUDGET_MS when timeout_s is not set.
  */
 class CallDeadline {
   expired: 'overall' | 'idle' | null = null;
@@ -159,7 +162,8 @@ class CallDeadline {
     this.expiry = new Promise<never>((_, reject) => {
       this.rejectExpiry = reject;
     });
-    const overallMs = timeoutS != null ? Math.round(timeoutS * 1000) : null;
+    const overallMs =
+      timeoutS != null ? Math.round(timeoutS * 1000) : streamed ? STREAM_DEFAULT_BUDGET_MS : null;
     this.idleMs = Math.min(STREAM_IDLE_MS, overallMs ?? STREAM_IDLE_MS);
     this.overall = overallMs != null ? setTimeout(() => this.expire('overall'), overallMs) : null;
     this.progress();
