@@ -31,6 +31,12 @@ export async function createApp(
   app.enableCors(
     origins.length ? { origin: origins, credentials: true } : { origin: false, credentials: false },
   );
+  // Keep-alive sockets outlive a proxy's or client pool's idle time (60 s at most for the common load
+  // balancers): with Node's 5 s default, a client reusing a socket the server is closing gets a
+  // reset instead of an answer.
+  const server = app.getHttpServer();
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   app.use(requestLog);
   app.use(requireJsonBody);
   mountDocs(app, buildOpenApi(app));
