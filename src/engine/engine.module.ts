@@ -17,6 +17,7 @@ import { OperatorEvents } from './events/operator-events';
 import { SchemaIndex } from './index/schema-index';
 import { EngineLifecycle } from './lifecycle/engine-lifecycle';
 import { EngineState } from './lifecycle/engine-state';
+import { ModelReachability } from './lifecycle/model-reachability';
 import { PURGE_INTERVAL_S, RetentionService } from './lifecycle/retention.service';
 import { LlmService } from './llm/llm-service';
 import { getLogger } from './logging/logger';
@@ -99,6 +100,7 @@ export class EngineModule {
         useFactory: (events: OperatorEvents) => new HookRunner(config.hooks, events),
       },
       { provide: EngineState, useFactory: () => new EngineState() },
+      { provide: ModelReachability, useFactory: () => new ModelReachability() },
     ];
     const providers: Provider[] = [
       ...ports,

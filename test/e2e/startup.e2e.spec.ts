@@ -74,6 +74,13 @@ describe('start-up as a real process', () => {
       const ready = await http('GET', `${url}/ready`);
       expect(ready.status).toBe(200);
       expect(ready.json().datasources).toEqual([{ id: 'demo', status: 'ready', reason: null }]);
+      // The model is reported per agent, with what to do when it does not answer, and the service
+      // stays ready either way (an Ollama running on this machine would make it reachable).
+      const agent = ready.json().agents.find((a: { agent: string }) => a.agent === 'default');
+      expect(agent).toMatchObject({ provider: 'ollama', endpoint: 'http://127.0.0.1:11434/v1' });
+      expect(agent.hint).toEqual(
+        agent.reachable ? null : expect.stringMatching(/ollama pull qwen2\.5-coder:3b/),
+      );
       const tables = (await http('GET', `${url}/api/v1/datasource/demo`)).json();
       expect(tables.status).toBe('ready');
       expect(svc.output()).toContain('built the demo database');

@@ -18,6 +18,7 @@ import { getLogger } from '../logging/logger';
 import { VerifiedQueries } from '../pipeline/verified-queries';
 import { ResultStore } from '../storage/result-store';
 import { EngineState } from './engine-state';
+import { ModelReachability } from './model-reachability';
 import { RetentionService } from './retention.service';
 
 export interface DatasourceCheck {
@@ -53,6 +54,7 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly events: OperatorEvents,
     private readonly retention: RetentionService,
     private readonly state: EngineState,
+    private readonly models: ModelReachability,
   ) {}
 
   /** A start that fails closes what it opened before the error reaches the caller. */
@@ -103,7 +105,9 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     for (const problem of this.llm.check()) {
       this.log.warn('model agent not usable until fixed', { ...problem });
     }
-    for (const agent of await probeAgents(this.llm.current())) {
+    const agents = await probeAgents(this.llm.current());
+    this.models.record(agents);
+    for (const agent of agents) {
       if (agent.reachable) continue;
       this.log.warn(
         `the model of agent '${agent.agent}' does not answer at ${agent.endpoint}: ${agent.hint}`,
