@@ -65,3 +65,25 @@ it('documents every route of the spec with its methods', async () => {
   );
   expect(doc.components.schemas.QueryRequest.required).toEqual(['natural_language']);
 });
+
+it('resolves every $ref of the document (a missing schema breaks every generated client)', async () => {
+  const doc = (await http('GET', `${app.url}/openapi.json`)).json();
+  const refs: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') refs.push(v);
+      else visit(v);
+    }
+  };
+  visit(doc);
+  expect(refs.length).toBeGreaterThan(10);
+  const missing = refs.filter((ref) => {
+    const path = ref.replace(/^#\//, '').split('/');
+    let node: unknown = doc;
+    for (const key of path) node = (node as Record<string, unknown> | undefined)?.[key];
+    return node === undefined;
+  });
+  expect([...new Set(missing)]).toEqual([]);
+});

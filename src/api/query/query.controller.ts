@@ -14,6 +14,7 @@ import {
   Sse,
 } from '@nestjs/common';
 import {
+  ApiExtraModels,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiProduces,
@@ -29,9 +30,18 @@ import type { QueryResponse } from '../../engine/pipeline/query-response';
 import type { ResultPage } from '../../engine/storage';
 import { ErrorBody } from '../common/error-body.dto';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';
-import { QueryRequest, QueryResponseDto, ResultPageDto, ResultPageQuery, StreamEventDto } from './query.dto';
+import {
+  ArtifactRefDto,
+  QueryRequest,
+  QueryResponseDto,
+  ResultPageDto,
+  ResultPageQuery,
+  StreamEventDto,
+} from './query.dto';
 
 @ApiTags('query')
+// Referenced only through a map's additionalProperties, so the document must be told to include it.
+@ApiExtraModels(ArtifactRefDto)
 @Controller('api/v1/query')
 export class QueryController {
   constructor(

@@ -2,7 +2,7 @@
  * The query routes' wire shapes for validation and for /openapi.json. They mirror
  * src/engine/pipeline/wire.ts, the engine's own result type, which the routes return unchanged.
  */
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 
@@ -163,7 +163,7 @@ export class QueryResponseDto {
   @ApiPropertyOptional({ type: [RunWarningDto] }) warnings?: RunWarningDto[];
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/ArtifactRefDto' },
+    additionalProperties: { $ref: getSchemaPath(ArtifactRefDto) },
   })
   artifact_refs?: Record<string, ArtifactRefDto>;
   @ApiPropertyOptional({ enum: ['success', 'error', 'plan_only'] }) status?: string;
