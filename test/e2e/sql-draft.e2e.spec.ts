@@ -154,3 +154,41 @@ it('still asks the decomposer when the question may hold several intents', async
   expect(model.counts.decompose_question).toBe(1);
   expect(body.sub_queries.map((s: { rows: { rows: unknown[][] } }) => s.rows.rows[0]![0])).toEqual([3, 2]);
 });
+
+it('sends a draft with a :placeholder back (no value to bind), and takes the one with the literal', async () => {
+  const model = new PipelineModel(fake)
+    .single('shop')
+    .on('sql_draft', (_req, n) => ({
+      json: {
+        sql:
+          n === 1
+            ? 'SELECT COUNT(*) AS n FROM customers WHERE country = :country'
+            : "SELECT COUNT(*) AS n FROM customers WHERE country = 'France'",
+        unanswerable_reason: null,
+      },
+    }))
+    .on('answer', { text: 'One customer.' });
+  const body = (await ask('How many customers are in France?')).json();
+  expect(body.status).toBe('success');
+  expect(userText(model.requestsOf('sql_draft')[1]!)).toMatch(/placeholder \(:country\)/);
+  expect(body.sub_queries[0].rows.rows).toEqual([[1]]);
+});
+
+it('takes a draft wrapped in a code fence, and tells a parse error with its line and column', async () => {
+  const model = new PipelineModel(fake)
+    .single('shop')
+    .on('sql_draft', (_req, n) => ({
+      json: {
+        sql:
+          n === 1
+            ? 'SELECT COUNT(*) AS n\nFROM customers WHERE'
+            : '```sql\nSELECT COUNT(*) AS n FROM orders\n```',
+        unanswerable_reason: null,
+      },
+    }))
+    .on('answer', { text: 'Three orders.' });
+  const body = (await ask('How many orders are on record?')).json();
+  expect(body.status).toBe('success');
+  expect(userText(model.requestsOf('sql_draft')[1]!)).toMatch(/at line 2, column \d+/);
+  expect(body.sub_queries[0].rows.rows).toEqual([[3]]);
+});

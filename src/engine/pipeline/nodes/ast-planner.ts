@@ -36,6 +36,9 @@ import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
 import { RefusalError } from './datasource-resolver';
 import { PlanRejectedError } from './plan-rejected';
+import { walkPlanParams } from '../plan-params';
+
+const FENCE = /^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i;
 
 @Injectable()
 export class AstPlanner implements SubQueryNode {
@@ -119,13 +122,23 @@ export class AstPlanner implements SubQueryNode {
         `the schema of '${sq.datasourceId}' cannot answer: ${answer.unanswerable_reason ?? 'no reason given'}`,
       );
     }
-    sq.draftSql = answer.sql.trim();
+    // Models often fence SQL (```sql ... ```) even inside a JSON string.
+    sq.draftSql = (FENCE.exec(answer.sql)?.[1] ?? answer.sql).trim();
+    let plan: Query;
     try {
-      sq.plan = importSql(sq.draftSql, snapshot.dialect, snapshot);
+      plan = importSql(sq.draftSql, snapshot.dialect, snapshot);
     } catch (err) {
       if (err instanceof PlanError) throw new PlanRejectedError(err.code, [err.message]);
       throw err;
     }
+    // A `:name` placeholder (the verified examples use them) would leave the generator a value it
+    // does not have: it goes back as a problem like any other.
+    const [param] = walkPlanParams(plan);
+    if (param !== undefined)
+      throw new PlanRejectedError('SQL_IMPORT_UNSUPPORTED', [
+        `the SQL has a placeholder (:${param}); write the value itself as a literal`,
+      ]);
+    sq.plan = plan;
     sq.planSource = 'llm';
   }
 

@@ -92,12 +92,14 @@ export function importSql(sql: string, dialect: Dialect, schema: SchemaSnapshot 
   try {
     cst = parse(sql, { dialect: PARSER_DIALECT[dialect], includeRange: true, paramTypes: [':name'] });
   } catch (err) {
+    const message = (err as Error).message;
+    // The parser's message ends with `--> file:line:column` and the line with a caret.
+    const at = /--> [^\n]*?:(\d+):(\d+)/.exec(message);
+    const where = at ? ` at line ${at[1]}, column ${at[2]}` : '';
     throw new PlanError(
       'SQL_PARSE_ERROR',
-      `The SQL does not parse as ${dialect}: ${(err as Error).message.split('\n')[0]}`,
-      {
-        dialect,
-      },
+      `The SQL does not parse as ${dialect}${where}: ${message.split('\n')[0]}`,
+      at ? { dialect, line: Number(at[1]), column: Number(at[2]) } : { dialect },
     );
   }
   const statements = (cst.statements as Any[]).filter((s) => s.type !== 'empty');
