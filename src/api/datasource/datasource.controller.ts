@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { ConfigError } from '../../config/config-error';
 import { DatasourceAdmin } from '../../engine/admin/datasource-admin.service';
 import { getLogger } from '../../engine/logging/logger';
@@ -20,6 +26,11 @@ export class DatasourceController {
   @Post()
   @HttpCode(200)
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Add a datasource',
+    description:
+      'Adds one datasource, in the shape of a `datasources` entry of the config file, to the running engine: built, not connected, not indexed; nothing is written to config files. Admin only. A failure to add is a 500 with a generic message (the cause may hold a connection string; it is logged on the server).',
+  })
   @ApiOkResponse({ type: DatasourceResponse })
   @ApiUnprocessableEntityResponse({
     description: 'The config is not a valid datasource entry',
@@ -50,12 +61,21 @@ export class DatasourceController {
 
   /** Every datasource with its status; connection secrets masked. */
   @Get()
+  @ApiOperation({
+    summary: 'List datasources',
+    description:
+      'Every datasource with its status (`ready`, `failed`, `unchecked`) and connection, secrets masked as `***`. No role needed.',
+  })
   @ApiOkResponse({ type: DatasourceList })
   listDatasources(): DatasourceList {
     return { datasources: this.datasources.list() };
   }
 
   @Get(':datasource_id')
+  @ApiOperation({
+    summary: 'Get a datasource',
+    description: 'One datasource with its status and masked connection. No role needed.',
+  })
   @ApiOkResponse({ type: ListedDatasourceDto })
   @ApiNotFoundResponse({ type: ErrorBody })
   getDatasource(@Param('datasource_id') id: string): ListedDatasourceDto {
@@ -65,6 +85,10 @@ export class DatasourceController {
   /** Removes the datasource from routing and closes its pool. Admin only. */
   @Delete(':datasource_id')
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Remove a datasource',
+    description: 'Removes the datasource from routing and closes its pool. Admin only.',
+  })
   @ApiOkResponse({ type: DatasourceResponse })
   @ApiNotFoundResponse({ type: ErrorBody })
   async deleteDatasource(
