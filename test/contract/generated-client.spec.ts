@@ -43,6 +43,7 @@ beforeAll(async () => {
   const served = await http('GET', `${app.url}/openapi.json`);
   document = served.json();
   writeFileSync(join(dir, 'openapi.json'), served.text);
+  // An absolute input path: a relative `a/b.json` is read as a Hey API registry shorthand (a download).
   await run(process.execPath, [
     bin('@hey-api/openapi-ts', 'bin/run.js'),
     '--input',
