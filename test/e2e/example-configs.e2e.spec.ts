@@ -9,10 +9,12 @@
 import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import mysql from 'mysql2/promise';
 import { parse, stringify } from 'yaml';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/loader';
+import { EXAMPLE_ROWS, EXAMPLE_SQL, QUERY_RESPONSE_EXAMPLE } from '../../src/api/query/query.examples';
 import { ensureDemoDatabase } from '../../src/demo';
 import { dropDatabase, SEEDS, seedMysql, seedPostgres, seedSqlite } from '../support/example-seeds';
 import { http } from '../support/http';
@@ -220,4 +222,17 @@ it('docker-compose.yml seeds from the same files, gives compose.yaml every varia
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
   expect(dockerfile).toMatch(/^WORKDIR \/app$/m);
   expect(dockerfile).toMatch(/^COPY config \.\/config$/m);
+});
+
+it("the OpenAPI examples' SQL runs on the demo database and returns the example's rows", async () => {
+  expect(QUERY_RESPONSE_EXAMPLE.sub_queries[0]!.sql).toBe(EXAMPLE_SQL);
+  const instance = await DuckDBInstance.create(demoCache, { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  try {
+    const rows = (await conn.runAndReadAll(EXAMPLE_SQL)).getRowsJson();
+    expect(rows.map(([region, revenue]) => [region, Number(revenue)])).toEqual(EXAMPLE_ROWS);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
 });

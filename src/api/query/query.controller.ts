@@ -115,7 +115,10 @@ export class QueryController {
   @ApiOkResponse({
     description: 'The result as CSV',
     content: {
-      'text/csv': { schema: { type: 'string' }, example: 'region_name,revenue\nNorth America,21450333.12\n' },
+      'text/csv': {
+        schema: { type: 'string' },
+        example: 'region_name,revenue\nEurope,37524098.64\nNorth America,32423448.22\n',
+      },
     },
     headers: {
       'Content-Disposition': {

@@ -3,6 +3,8 @@
  * "Try it out" sends these, so they name a real datasource and a question its data answers.
  */
 import { DEMO_DATASOURCE_ID, DEMO_SAMPLE_QUESTIONS } from '../../demo/demo-datasource';
+import { compilePlan } from '../../engine/plan';
+import * as P from '../../engine/plan/build';
 
 export { DEMO_DATASOURCE_ID };
 
@@ -20,22 +22,46 @@ export const QUERY_REQUEST_EXAMPLES = {
 };
 
 const TRACE_ID = '3f6c2a1e9b7d4c0f8e5a2b1c7d9e0f12';
-const SQL =
-  'SELECT r.region_name, SUM(o.total_amount) AS revenue\n' +
-  'FROM orders AS o\n' +
-  'JOIN customers AS cu ON cu.customer_id = o.customer_id\n' +
-  'JOIN countries AS co ON co.country_code = cu.country_code\n' +
-  'JOIN regions AS r ON r.region_id = co.region_id\n' +
-  "WHERE o.status <> 'cancelled' AND YEAR(o.order_date) = 2024\n" +
-  'GROUP BY r.region_name\n' +
-  'ORDER BY revenue DESC\n' +
-  'LIMIT 10000';
+const on = (left: [string, string], right: [string, string]) =>
+  P.cmp('=', P.col(left[1], left[0]), P.col(right[1], right[0]));
+
+/** The plan a planner model gives for DEMO_QUESTION on the demo (test/e2e/example-configs runs it there). */
+export const EXAMPLE_PLAN = P.query(
+  P.select({
+    columns: [P.item(P.col('region_name', 'r')), P.item(P.agg('sum', P.col('total_amount', 'o')), 'revenue')],
+    from: P.join(
+      'inner',
+      P.join(
+        'inner',
+        P.join(
+          'inner',
+          P.table('orders', 'o'),
+          P.table('customers', 'cu'),
+          on(['cu', 'customer_id'], ['o', 'customer_id']),
+        ),
+        P.table('countries', 'co'),
+        on(['co', 'country_code'], ['cu', 'country_code']),
+      ),
+      P.table('regions', 'r'),
+      on(['r', 'region_id'], ['co', 'region_id']),
+    ),
+    where: P.and(
+      P.cmp('<>', P.col('status', 'o'), P.lit('cancelled')),
+      P.cmp('=', P.fn('year', P.col('order_date', 'o')), P.lit(2024)),
+    ),
+    groupBy: [P.col('region_name', 'r')],
+  }),
+  { orderBy: [P.order(P.col('revenue'), 'desc')] },
+);
+const ROW_CAP = 10000;
+export const EXAMPLE_SQL = compilePlan(EXAMPLE_PLAN, 'duckdb', { rowCap: ROW_CAP }).displaySql;
 const COLUMNS = ['region_name', 'revenue'];
-const ROWS = [
-  ['North America', 21450333.12],
-  ['Europe', 17322019.4],
-  ['Asia Pacific', 9120877.05],
-  ['Latin America', 5011893.77],
+/** What EXAMPLE_SQL returns on the demo database as the service builds it. */
+export const EXAMPLE_ROWS: [string, number][] = [
+  ['Europe', 37524098.64],
+  ['North America', 32423448.22],
+  ['Asia Pacific', 9800836.05],
+  ['Latin America', 9542123.46],
 ];
 const usage = (calls: number, input: number, output: number, latency: number) => ({
   calls,
@@ -59,28 +85,30 @@ export const QUERY_RESPONSE_EXAMPLE = {
     {
       id: 'sq1',
       intent: 'Total revenue of non-cancelled orders per customer region in 2024',
-      sql: SQL,
+      sql: EXAMPLE_SQL,
       datasource_id: DEMO_DATASOURCE_ID,
       schema_version: 'a41c9e07d2b3',
-      plan: { select: ['r.region_name', 'SUM(o.total_amount) AS revenue'], from: 'orders' },
+      plan: JSON.parse(JSON.stringify(EXAMPLE_PLAN)) as Record<string, unknown>,
       validation: [
         { name: 'schema', passed: true, message: 'every table and column exists' },
         { name: 'policy', passed: true, message: 'the role may read every column used' },
       ],
-      rows: { columns: COLUMNS, rows: ROWS, total_rows: 4 },
+      rows: { columns: COLUMNS, rows: EXAMPLE_ROWS, total_rows: EXAMPLE_ROWS.length },
       status: 'success',
       retry_count: 0,
       plan_source: 'llm',
-      row_cap: 10000,
+      row_cap: ROW_CAP,
       truncated: false,
     },
   ],
   final_answer: {
-    summary: 'In 2024 North America had the most revenue ($21.45M), followed by Europe ($17.32M).',
+    summary: 'In 2024 Europe had the most revenue ($37.52M), followed by North America ($32.42M).',
     format_type: 'table',
-    content:
-      '| region_name | revenue |\n|---|---|\n| North America | 21450333.12 |\n| Europe | 17322019.4 |\n' +
-      '| Asia Pacific | 9120877.05 |\n| Latin America | 5011893.77 |',
+    content: [
+      '| region_name | revenue |',
+      '|---|---|',
+      ...EXAMPLE_ROWS.map(([region, revenue]) => `| ${region} | ${revenue} |`),
+    ].join('\n'),
     warnings: [],
     truncated: false,
   },
@@ -92,7 +120,7 @@ export const QUERY_RESPONSE_EXAMPLE = {
     sq1: {
       uri: `./data/results/default/${TRACE_ID}/sq1.parquet`,
       format: 'parquet',
-      row_count: 4,
+      row_count: EXAMPLE_ROWS.length,
       columns: COLUMNS,
     },
   },
@@ -106,7 +134,7 @@ export const QUERY_RESPONSE_EXAMPLE = {
   },
   trace_path: `./data/traces/default/${TRACE_ID}.json`,
   truncated: false,
-  result_manifest: [{ node_id: 'sq1', columns: COLUMNS, row_count: 4, truncated: false }],
+  result_manifest: [{ node_id: 'sq1', columns: COLUMNS, row_count: EXAMPLE_ROWS.length, truncated: false }],
   source: { type: 'generated', id: null, datasource_id: null, params: null },
 };
 
@@ -114,9 +142,9 @@ export const RESULT_PAGE_EXAMPLE = {
   request_id: TRACE_ID,
   result_id: 'sq1',
   columns: COLUMNS,
-  rows: ROWS.slice(0, 2),
+  rows: EXAMPLE_ROWS.slice(0, 2),
   offset: 0,
   limit: 2,
-  total_rows: 4,
+  total_rows: EXAMPLE_ROWS.length,
   next_offset: 2,
 };
