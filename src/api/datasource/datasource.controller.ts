@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import {
+  ApiInternalServerErrorResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
@@ -34,6 +35,10 @@ export class DatasourceController {
   @ApiOkResponse({ type: DatasourceResponse })
   @ApiUnprocessableEntityResponse({
     description: 'The config is not a valid datasource entry',
+    type: ErrorBody,
+  })
+  @ApiInternalServerErrorResponse({
+    description: 'Adding failed (DATASOURCE_ADD_FAILED); generic detail, the cause is in the server log',
     type: ErrorBody,
   })
   addDatasource(@Body() body: DatasourceRequest, @Req() req: RequestWithRoles): DatasourceResponse {
@@ -77,7 +82,7 @@ export class DatasourceController {
     description: 'One datasource with its status and masked connection. No role needed.',
   })
   @ApiOkResponse({ type: ListedDatasourceDto })
-  @ApiNotFoundResponse({ type: ErrorBody })
+  @ApiNotFoundResponse({ description: 'Unknown datasource (NOT_FOUND)', type: ErrorBody })
   getDatasource(@Param('datasource_id') id: string): ListedDatasourceDto {
     return this.datasources.describe(id);
   }
@@ -90,7 +95,8 @@ export class DatasourceController {
     description: 'Removes the datasource from routing and closes its pool. Admin only.',
   })
   @ApiOkResponse({ type: DatasourceResponse })
-  @ApiNotFoundResponse({ type: ErrorBody })
+  @ApiNotFoundResponse({ description: 'Unknown datasource (NOT_FOUND)', type: ErrorBody })
+  @ApiInternalServerErrorResponse({ description: 'Closing its pool failed; generic detail', type: ErrorBody })
   async deleteDatasource(
     @Param('datasource_id') id: string,
     @Req() req: RequestWithRoles,
