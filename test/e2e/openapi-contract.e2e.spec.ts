@@ -1,42 +1,37 @@
 /**
  * The OpenAPI document is the contract client SDKs are generated from: it is kept in the repo
  * (docs/openapi.json) so that any change to it shows in review. After an intended change:
- *   UPDATE_OPENAPI=1 npx jest test/e2e/openapi-contract
+ *   npm run openapi:write
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { ERROR_CODES } from '../../src/engine/errors';
+import { DEMO_DATASOURCE } from '../../src/demo/demo-datasource';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { http } from '../support/http';
-
-const CONTRACT = join(__dirname, '..', '..', 'docs', 'openapi.json');
+import { SNAPSHOT_API, SNAPSHOT_PATH } from '../support/openapi-document';
 
 let app: RunningApp;
+let doc: any;
 beforeAll(async () => {
   app = await startApp({
+    api: SNAPSHOT_API,
     datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
   });
+  doc = (await http('GET', `${app.url}/openapi.json`)).json();
 });
 afterAll(() => app.close());
 
-it('serves exactly the committed OpenAPI document', async () => {
-  const served = (await http('GET', `${app.url}/openapi.json`)).json();
-  const text = JSON.stringify(served, null, 2) + '\n';
-  if (process.env.UPDATE_OPENAPI === '1') {
-    mkdirSync(dirname(CONTRACT), { recursive: true });
-    writeFileSync(CONTRACT, text);
-  }
+it('serves exactly the committed OpenAPI document', () => {
   // A missing snapshot fails: writing it here would let any document pass.
-  if (!existsSync(CONTRACT))
-    throw new Error(`${CONTRACT} is missing: run UPDATE_OPENAPI=1 npx jest test/e2e/openapi-contract`);
-  expect(served).toEqual(JSON.parse(readFileSync(CONTRACT, 'utf8')));
+  if (!existsSync(SNAPSHOT_PATH)) throw new Error(`${SNAPSHOT_PATH} is missing: run npm run openapi:write`);
+  expect(doc).toEqual(JSON.parse(readFileSync(SNAPSHOT_PATH, 'utf8')));
 });
 
-it('documents every route of the spec with its methods', async () => {
-  const doc = (await http('GET', `${app.url}/openapi.json`)).json();
-  const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-    .flatMap(([p, m]) => Object.keys(m).map((verb) => `${verb.toUpperCase()} ${p}`))
-    .sort();
-  expect(ops).toEqual(
+it('documents every route of the spec with its methods, each with a summary and a description', () => {
+  const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, m]) =>
+    Object.entries(m).map(([verb, op]) => ({ name: `${verb.toUpperCase()} ${p}`, op })),
+  );
+  expect(ops.map((o) => o.name).sort()).toEqual(
     [
       'POST /api/v1/query',
       'POST /api/v1/query/stream',
@@ -57,13 +52,91 @@ it('documents every route of the spec with its methods', async () => {
       'GET /ready',
     ].sort(),
   );
-  // Request and response schemas are there for the main route.
+  for (const { op } of ops) {
+    expect(op.summary).toEqual(expect.stringMatching(/\S/));
+    expect(op.description).toEqual(expect.stringMatching(/\S/));
+  }
   const query = doc.paths['/api/v1/query'].post;
   expect(query.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/QueryRequest');
   expect(query.responses['200'].content['application/json'].schema.$ref).toBe(
     '#/components/schemas/QueryResponseDto',
   );
+});
+
+it('types error_code as the closed list of codes, on every error response, always as JSON', () => {
+  expect(doc.components.schemas.ErrorCode).toEqual({ type: 'string', enum: [...ERROR_CODES] });
+  expect(doc.components.schemas.ErrorBody.required).toEqual(['detail', 'error_code']);
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [verb, op] of Object.entries(methods)) {
+      for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        if (Number(status) < 400 || path === '/ready') continue;
+        expect({ at: `${verb} ${path} ${status}`, content: response.content }).toEqual({
+          at: `${verb} ${path} ${status}`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+        });
+      }
+    }
+  }
+  // The stream and the CSV route answer their successes in their own type only.
+  expect(Object.keys(doc.paths['/api/v1/query/stream'].post.responses['200'].content)).toEqual([
+    'text/event-stream',
+  ]);
+  expect(
+    Object.keys(doc.paths['/api/v1/query/{request_id}/results/{result_id}.csv'].get.responses['200'].content),
+  ).toEqual(['text/csv']);
+});
+
+it('marks required exactly what is always there: a default does not make `execute` required', () => {
   expect(doc.components.schemas.QueryRequest.required).toEqual(['natural_language']);
+  expect(doc.components.schemas.QueryRequest.properties.execute.default).toBeUndefined();
+  const response = doc.components.schemas.QueryResponseDto;
+  expect([...response.required].sort()).toEqual(Object.keys(response.properties).sort());
+  const sub = doc.components.schemas.SubQueryResponseDto;
+  expect([...sub.required].sort()).toEqual(Object.keys(sub.properties).sort());
+});
+
+it('describes the stream as a union of events keyed by name, one per event of the spec', () => {
+  const union = doc.components.schemas.RunEvent;
+  expect(union.discriminator.propertyName).toBe('name');
+  expect(Object.keys(union.discriminator.mapping).sort()).toEqual(
+    [
+      'run.started',
+      'node.started',
+      'node.finished',
+      'result.manifest',
+      'answer.delta',
+      'sanity.flagged',
+      'run.limit_reached',
+      'run.finished',
+      'run.failed',
+    ].sort(),
+  );
+  for (const [name, ref] of Object.entries(union.discriminator.mapping as Record<string, string>)) {
+    const event = doc.components.schemas[ref.split('/').pop()!];
+    expect(event.properties.name.enum).toEqual([name]);
+    expect(event.required).toEqual(['name', 'at', 'trace_id', 'tenant_id', 'data']);
+  }
+  const finished = doc.components.schemas.RunFinishedData.properties.result;
+  expect(finished.allOf ?? [finished]).toContainEqual({ $ref: '#/components/schemas/QueryResponseDto' });
+});
+
+it("gives examples that work on the embedded default's demo datasource", () => {
+  const examples = doc.paths['/api/v1/query'].post.requestBody.content['application/json'].examples;
+  for (const { value } of Object.values(examples as Record<string, { value: any }>)) {
+    expect(DEMO_DATASOURCE.sample_questions).toContain(value.natural_language);
+    if (value.datasource_id !== undefined) expect(value.datasource_id).toBe(DEMO_DATASOURCE.id);
+  }
+  expect(doc.components.schemas.QueryRequest.properties.datasource_id.example).toBe(DEMO_DATASOURCE.id);
+});
+
+it('lets Swagger UI send the role header: an apiKey scheme on the routes that need a role', () => {
+  expect(doc.components.securitySchemes).toEqual({
+    role_header: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Roles' }),
+  });
+  expect(doc.paths['/api/v1/query'].post.security).toEqual([{ role_header: [] }]);
+  expect(doc.paths['/api/v1/datasource'].post.security).toEqual([{ role_header: [] }]);
+  expect(doc.paths['/api/v1/datasource'].get.security).toEqual([]);
+  expect(doc.paths['/health'].get.security).toEqual([]);
 });
 
 it('resolves every $ref of the document (a missing schema breaks every generated client)', async () => {

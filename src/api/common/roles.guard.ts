@@ -13,7 +13,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
 import { ErrorBody } from './error-body.dto';
@@ -27,6 +27,9 @@ import {
 } from './role-resolver';
 
 export type Access = 'any' | 'admin';
+
+/** The OpenAPI security scheme of `api.role_header`; buildOpenApi keeps it only when that source is configured. */
+export const ROLE_HEADER_SCHEME = 'role_header';
 const ACCESS = 'nl2sql:access';
 
 export interface RequestWithRoles extends Request {
@@ -38,7 +41,11 @@ export const AnyRole = () =>
   applyDecorators(
     SetMetadata(ACCESS, 'any'),
     UseGuards(RolesGuard),
-    ApiUnauthorizedResponse({ description: 'No role: set ' + ROLE_KEYS_HINT, type: ErrorBody }),
+    ApiSecurity(ROLE_HEADER_SCHEME),
+    ApiUnauthorizedResponse({
+      description: 'No role (ROLE_REQUIRED): set ' + ROLE_KEYS_HINT,
+      type: ErrorBody,
+    }),
   );
 
 /** The route needs an admin role (401 without a role, 403 with roles none of which is admin). */
@@ -46,10 +53,11 @@ export const AdminOnly = () =>
   applyDecorators(
     SetMetadata(ACCESS, 'admin'),
     UseGuards(RolesGuard),
-    ApiUnauthorizedResponse({ description: 'No role', type: ErrorBody }),
+    ApiSecurity(ROLE_HEADER_SCHEME),
+    ApiUnauthorizedResponse({ description: 'No role (ROLE_REQUIRED)', type: ErrorBody }),
     ApiForbiddenResponse({
       description:
-        'Role not in policies.admin_roles, or a non-loopback client with no role source configured',
+        'Role not in policies.admin_roles, or a non-loopback client with no role source configured (ROLE_FORBIDDEN)',
       type: ErrorBody,
     }),
   );

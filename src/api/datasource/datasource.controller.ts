@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiInternalServerErrorResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { ConfigError } from '../../config/config-error';
 import { DatasourceAdmin } from '../../engine/admin/datasource-admin.service';
 import { getLogger } from '../../engine/logging/logger';
@@ -20,9 +27,18 @@ export class DatasourceController {
   @Post()
   @HttpCode(200)
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Add a datasource',
+    description:
+      'Adds one datasource, in the shape of a `datasources` entry of the config file, to the running engine: built, not connected, not indexed; nothing is written to config files. Admin only. A failure to add is a 500 with a generic message (the cause may hold a connection string; it is logged on the server).',
+  })
   @ApiOkResponse({ type: DatasourceResponse })
   @ApiUnprocessableEntityResponse({
     description: 'The config is not a valid datasource entry',
+    type: ErrorBody,
+  })
+  @ApiInternalServerErrorResponse({
+    description: 'Adding failed (DATASOURCE_ADD_FAILED); generic detail, the cause is in the server log',
     type: ErrorBody,
   })
   addDatasource(@Body() body: DatasourceRequest, @Req() req: RequestWithRoles): DatasourceResponse {
@@ -50,14 +66,23 @@ export class DatasourceController {
 
   /** Every datasource with its status; connection secrets masked. */
   @Get()
+  @ApiOperation({
+    summary: 'List datasources',
+    description:
+      'Every datasource with its status (`ready`, `failed`, `unchecked`) and connection, secrets masked as `***`. No role needed.',
+  })
   @ApiOkResponse({ type: DatasourceList })
   listDatasources(): DatasourceList {
     return { datasources: this.datasources.list() };
   }
 
   @Get(':datasource_id')
+  @ApiOperation({
+    summary: 'Get a datasource',
+    description: 'One datasource with its status and masked connection. No role needed.',
+  })
   @ApiOkResponse({ type: ListedDatasourceDto })
-  @ApiNotFoundResponse({ type: ErrorBody })
+  @ApiNotFoundResponse({ description: 'Unknown datasource (NOT_FOUND)', type: ErrorBody })
   getDatasource(@Param('datasource_id') id: string): ListedDatasourceDto {
     return this.datasources.describe(id);
   }
@@ -65,8 +90,13 @@ export class DatasourceController {
   /** Removes the datasource from routing and closes its pool. Admin only. */
   @Delete(':datasource_id')
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Remove a datasource',
+    description: 'Removes the datasource from routing and closes its pool. Admin only.',
+  })
   @ApiOkResponse({ type: DatasourceResponse })
-  @ApiNotFoundResponse({ type: ErrorBody })
+  @ApiNotFoundResponse({ description: 'Unknown datasource (NOT_FOUND)', type: ErrorBody })
+  @ApiInternalServerErrorResponse({ description: 'Closing its pool failed; generic detail', type: ErrorBody })
   async deleteDatasource(
     @Param('datasource_id') id: string,
     @Req() req: RequestWithRoles,

@@ -6,7 +6,13 @@ export class DatasourceRequest {
     description:
       'One datasource in the shape of a `datasources` entry of the config file: id, type, connection, and optionally ' +
       'description, limits, preferred_tables, sample_questions, required',
-    example: { id: 'shop', type: 'sqlite', connection: { path: './shop.sqlite' }, description: 'Web shop' },
+    // The SQLite file `npm run seed:examples` creates (data/inventory.sqlite, from the working directory).
+    example: {
+      id: 'inventory',
+      type: 'sqlite',
+      connection: { path: './data/inventory.sqlite' },
+      description: 'Stock levels and purchase orders of the warehouses',
+    },
     type: 'object',
     additionalProperties: true,
   })

@@ -1,5 +1,11 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiProperty,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DatasourceAdmin } from '../../engine/admin/datasource-admin.service';
 import { ModelReachability } from '../../engine/lifecycle/model-reachability';
@@ -45,6 +51,10 @@ export class HealthController {
 
   /** Liveness: the process answers. */
   @Get('health')
+  @ApiOperation({
+    summary: 'Liveness',
+    description: 'The process answers. No role needed.',
+  })
   @ApiOkResponse({ type: LivenessBody })
   health(): LivenessBody {
     return { status: 'ok' };
@@ -52,6 +62,11 @@ export class HealthController {
 
   /** Readiness: at least one datasource is ready; each datasource's status is listed. */
   @Get('ready')
+  @ApiOperation({
+    summary: 'Readiness',
+    description:
+      "200 when at least one datasource is ready, else 503; each datasource's status and reason is listed. No role needed.",
+  })
   @ApiOkResponse({ type: ReadinessBody })
   @ApiServiceUnavailableResponse({ type: ReadinessBody })
   ready(@Res({ passthrough: true }) res: Response): ReadinessBody {

@@ -1,5 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiInternalServerErrorResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiInternalServerErrorResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { redact } from '../../config/redact';
 import { IndexAdmin } from '../../engine/admin/index-admin.service';
 import type { ClearIndexResult, IndexAllResult, IndexStatus, IndexingStats } from '../../engine/index';
@@ -62,6 +68,11 @@ export class IndexingController {
   @Post('index/:datasource_id')
   @HttpCode(200)
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Index one datasource',
+    description:
+      "Builds one datasource's schema index (tables, columns, relationships, sample questions; no model call). Admin only. A failure is a 500 whose detail names the reason.",
+  })
   @ApiOkResponse({ type: IndexDatasourceResponse })
   @ApiInternalServerErrorResponse({
     description: 'The datasource failed to index; the detail names the reason',
@@ -92,6 +103,11 @@ export class IndexingController {
   @Post('index-all')
   @HttpCode(200)
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Index every datasource',
+    description:
+      'Builds the index of every configured datasource; a failing one is listed in `errors` and keeps its entries. Admin only.',
+  })
   @ApiOkResponse({ type: IndexAllResponse })
   async indexAll(): Promise<IndexAllResponse> {
     const results = await this.index.indexAll();
@@ -108,6 +124,10 @@ export class IndexingController {
   /** Clears the index and says what it removed. Admin only. */
   @Delete('index')
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Clear the index',
+    description: 'Removes every entry of the index namespace and says what it removed. Admin only.',
+  })
   @ApiOkResponse({ type: ClearIndexResponse })
   async clearIndex(): Promise<ClearIndexResponse> {
     const removed = await this.index.clear();
@@ -115,6 +135,11 @@ export class IndexingController {
   }
 
   @Get('index/status')
+  @ApiOperation({
+    summary: 'Index status',
+    description:
+      'Whether the index is `ok`, `empty`, `stale` or `missing`, its entries by kind and per datasource, and what to fix. No role needed.',
+  })
   @ApiOkResponse({ type: IndexStatusDto })
   indexStatus(): Promise<IndexStatus> {
     return this.index.status();

@@ -5,6 +5,7 @@ import {
   ApiOkResponse,
   ApiTags,
   ApiUnprocessableEntityResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { LlmService } from '../../engine/llm/llm-service';
 import type { AgentEntry, LLMChange } from '../../engine/llm';
@@ -21,6 +22,11 @@ export class LlmController {
   /** Replaces the whole llm section at runtime; runs already going finish on the old models. Admin only. */
   @Put('settings/llm')
   @AdminOnly()
+  @ApiOperation({
+    summary: 'Replace the llm section',
+    description:
+      'Replaces the whole llm section at runtime, checked exactly as the `llm` section of the config file; runs already going finish on the old models. Answers which agents changed (never a key). Admin only.',
+  })
   @ApiBody({ type: LlmSectionDto })
   @ApiOkResponse({ type: LlmChangeDto })
   @ApiUnprocessableEntityResponse({
@@ -44,14 +50,26 @@ export class LlmController {
 
   /** Every agent's provider and model, default first. Never a key. */
   @Get('llm')
+  @ApiOperation({
+    summary: 'List agents and their models',
+    description: "Every agent's provider and model, `default` first. Never a key. No role needed.",
+  })
   @ApiOkResponse({ type: LlmListDto })
   listLlms(): { llms: Record<string, AgentEntry> } {
     return { llms: this.llm.list() };
   }
 
   @Get('llm/:agent')
+  @ApiOperation({
+    summary: "Get one agent's model",
+    description:
+      'The provider, model and temperature of one agent: `default`, or an agent configured under `agents` (GET /api/v1/llm lists them). No role needed.',
+  })
   @ApiOkResponse({ type: AgentEntryDto })
-  @ApiNotFoundResponse({ description: 'Unknown agent; the message names the valid agents', type: ErrorBody })
+  @ApiNotFoundResponse({
+    description: 'Unknown agent (NOT_FOUND); the message names the valid agents',
+    type: ErrorBody,
+  })
   getLlm(@Param('agent') agent: string): AgentEntry {
     return this.llm.get(agent);
   }

@@ -14,10 +14,11 @@ import {
   Sse,
 } from '@nestjs/common';
 import {
-  ApiExtraModels,
+  ApiBody,
+  ApiInternalServerErrorResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
-  ApiProduces,
+  ApiOperation,
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
@@ -30,18 +31,13 @@ import type { QueryResponse } from '../../engine/pipeline/query-response';
 import type { ResultPage } from '../../engine/storage';
 import { ErrorBody } from '../common/error-body.dto';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';
-import {
-  ArtifactRefDto,
-  QueryRequest,
-  QueryResponseDto,
-  ResultPageDto,
-  ResultPageQuery,
-  StreamEventDto,
-} from './query.dto';
+import { QueryRequest, QueryResponseDto, ResultPageDto, ResultPageQuery } from './query.dto';
+import { QUERY_REQUEST_EXAMPLES, QUERY_RESPONSE_EXAMPLE, RESULT_PAGE_EXAMPLE } from './query.examples';
+
+const RESULT_NOT_FOUND =
+  'Unknown run or result, a run of another tenant, or an id that is not a plain token (NOT_FOUND)';
 
 @ApiTags('query')
-// Referenced only through a map's additionalProperties, so the document must be told to include it.
-@ApiExtraModels(ArtifactRefDto)
 @Controller('api/v1/query')
 export class QueryController {
   constructor(
@@ -53,8 +49,17 @@ export class QueryController {
   @Post()
   @HttpCode(200)
   @AnyRole()
-  @ApiOkResponse({ type: QueryResponseDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorBody })
+  @ApiOperation({
+    summary: 'Ask a question',
+    description:
+      'Runs a question to its answer: the SQL of each sub-query, a sample of rows, the answer, token usage and cost. ' +
+      'Pipeline failures (no model reachable, a plan that does not validate...) are HTTP 200 with entries in ' +
+      '`errors` and `status: error`. The whole result of each sub-query is saved; page it with the result routes.',
+  })
+  @ApiBody({ type: QueryRequest, examples: QUERY_REQUEST_EXAMPLES })
+  @ApiOkResponse({ type: QueryResponseDto, example: QUERY_RESPONSE_EXAMPLE })
+  @ApiUnprocessableEntityResponse({ description: 'Invalid body (REQUEST_INVALID)', type: ErrorBody })
+  @ApiInternalServerErrorResponse({ description: 'Unexpected failure; generic detail', type: ErrorBody })
   async query(
     @Body() body: QueryRequest,
     @Req() req: RequestWithRoles,
@@ -77,9 +82,21 @@ export class QueryController {
   @Sse('stream', { method: RequestMethod.POST })
   @HttpCode(200)
   @AnyRole()
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({ type: StreamEventDto, description: 'A text/event-stream of run events' })
-  @ApiUnprocessableEntityResponse({ type: ErrorBody })
+  @ApiOperation({
+    summary: 'Ask a question, streamed as Server-Sent Events',
+    description:
+      'The same run as `POST /api/v1/query`, as a `text/event-stream`: each event is an `event:` line naming it, ' +
+      'an `id:` line and one `data:` line holding the envelope as JSON (schema `RunEvent`, keyed by `name`). ' +
+      "The answer's text streams as `answer.delta`; the stream ends with exactly one `run.finished` (its " +
+      '`data.result` is what `/query` returns) or `run.failed`. Closing the connection cancels the run. Role and ' +
+      'body checks answer with a JSON error before any event.',
+  })
+  @ApiBody({ type: QueryRequest, examples: QUERY_REQUEST_EXAMPLES })
+  @ApiOkResponse({
+    description: 'A stream of run events',
+    content: { 'text/event-stream': { schema: { $ref: '#/components/schemas/RunEvent' } } },
+  })
+  @ApiUnprocessableEntityResponse({ description: 'Invalid body (REQUEST_INVALID)', type: ErrorBody })
   stream(@Body() body: QueryRequest, @Req() req: RequestWithRoles): Observable<MessageEvent> {
     return this.runs
       .stream(toRunRequest(body, req))
@@ -89,9 +106,28 @@ export class QueryController {
   /** The whole saved result as CSV, streamed in slices. */
   @Get(':request_id/results/:result_id.csv')
   @AnyRole()
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'text/csv, header row first', schema: { type: 'string' } })
-  @ApiNotFoundResponse({ type: ErrorBody })
+  @ApiOperation({
+    summary: 'Download a saved result as CSV',
+    description:
+      'The whole result as UTF-8 CSV, header row first, sent as an attachment named `<request_id>_<result_id>.csv` ' +
+      'and streamed in slices. Errors are JSON.',
+  })
+  @ApiOkResponse({
+    description: 'The result as CSV',
+    content: {
+      'text/csv': {
+        schema: { type: 'string' },
+        example: 'region_name,revenue\nEurope,37524098.64\nNorth America,32423448.22\n',
+      },
+    },
+    headers: {
+      'Content-Disposition': {
+        description: 'attachment; filename="<request_id>_<result_id>.csv"',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiNotFoundResponse({ description: RESULT_NOT_FOUND, type: ErrorBody })
   async resultCsv(
     @Param('request_id') requestId: string,
     @Param('result_id') resultId: string,
@@ -109,9 +145,15 @@ export class QueryController {
   /** One page of a run's saved result; only the requested slice is read. */
   @Get(':request_id/results/:result_id')
   @AnyRole()
-  @ApiOkResponse({ type: ResultPageDto })
-  @ApiNotFoundResponse({ type: ErrorBody })
-  @ApiUnprocessableEntityResponse({ type: ErrorBody })
+  @ApiOperation({
+    summary: 'Read a page of a saved result',
+    description:
+      "One page of a run's saved result (`request_id` is the run's `trace_id`, `result_id` a `node_id` of its " +
+      '`result_manifest`). Only the requested slice is read; a page past the end has no rows.',
+  })
+  @ApiOkResponse({ type: ResultPageDto, example: RESULT_PAGE_EXAMPLE })
+  @ApiNotFoundResponse({ description: RESULT_NOT_FOUND, type: ErrorBody })
+  @ApiUnprocessableEntityResponse({ description: 'Bad offset or limit (REQUEST_INVALID)', type: ErrorBody })
   resultPage(
     @Param('request_id') requestId: string,
     @Param('result_id') resultId: string,
