@@ -136,6 +136,8 @@ describe('the playground page', () => {
       expect(s.t).toMatch(/^\d+ ms$|^\d+\.\d\d s$/);
     }
     expect(await page.textContent('#answer-summary')).toBe(DAILY_SUMMARY);
+    // The summary was built from the streamed pieces (answer.delta), not only set at the end.
+    expect(Number(await page.getAttribute('#answer-summary', 'data-deltas'))).toBeGreaterThan(1);
 
     const sql = (await page.textContent('.sub-query pre.sql'))!;
     expect(sql).toMatch(/daily_sales/);

@@ -113,8 +113,11 @@ export class RunView {
         for (const summary of event.data.results) this.card(summary.node_id).showResult(summary);
         break;
       case 'answer.delta':
-        if (event.data.field === 'summary') this.summary.textContent += event.data.text;
-        else {
+        if (event.data.field === 'summary') {
+          this.summary.textContent += event.data.text;
+          // How many pieces the summary came in: the streaming is visible to tests and curious users.
+          this.summary.dataset.deltas = String(Number(this.summary.dataset.deltas ?? 0) + 1);
+        } else {
           this.contentBox.hidden = false;
           this.content.textContent += event.data.text;
         }
@@ -156,6 +159,7 @@ export class RunView {
       // A table answer repeats the result table below; other answers (a list, a number) are read here.
       this.contentBox.open = format_type !== 'table';
     }
+    this.summary.hidden = !this.summary.textContent;
     for (const w of result.warnings) this.issue('warning', w.code, w.message);
     for (const e of result.errors)
       this.issue(e.severity === 'WARNING' ? 'warning' : 'error', e.error_code, e.message, e.node);
@@ -184,6 +188,7 @@ export class RunView {
     if (duration !== null) this.duration.textContent = seconds(duration);
     for (const { li } of this.running.values()) li.className = 'step stopped';
     this.running.clear();
+    this.summary.hidden = !this.summary.textContent;
   }
 
   private issue(kind: 'warning' | 'error', code: string, message: string, node?: string): void {
