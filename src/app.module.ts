@@ -6,12 +6,20 @@ import { DatasourceModule } from './api/datasource/datasource.module';
 import { HealthModule } from './api/health/health.module';
 import { IndexingModule } from './api/indexing/indexing.module';
 import { LlmModule } from './api/llm/llm.module';
+import { PlaygroundModule } from './api/playground/playground.module';
 import { QueryModule } from './api/query/query.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
 import { JsonObjectBodyPipe } from './api/common/json-object-body.pipe';
 
 /** The route groups of spec 4; each is a thin module over the engine. */
-const ROUTE_MODULES = [HealthModule, QueryModule, DatasourceModule, LlmModule, IndexingModule];
+const ROUTE_MODULES = [
+  HealthModule,
+  QueryModule,
+  DatasourceModule,
+  LlmModule,
+  IndexingModule,
+  PlaygroundModule,
+];
 
 @Module({})
 export class AppModule {

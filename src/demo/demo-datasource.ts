@@ -36,14 +36,19 @@ export const DEMO_DATASOURCE: DatasourceConfig = {
   required: true,
 };
 
-export const DEMO_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
+/**
+ * One verified query per sample question, so that a newcomer's first questions are answered by
+ * curated SQL. A value the sample question names (a year, a channel) is a parameter, so the same
+ * query answers the question asked about another year or channel.
+ */
+export const DEMO_SAMPLE_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
   {
     id: 'demo_revenue_per_region_for_year',
     datasource_id: DEMO_DATASOURCE_ID,
-    question: 'What was the total revenue per region in 2024?',
-    paraphrases: ['Revenue by region for a year', 'Total sales per region in a given year'],
+    question: 'What was the total revenue per region in a given year?',
+    paraphrases: ['Revenue by region for a year', 'Sales per region in a year'],
     sql: [
-      'SELECT r.region_name, SUM(o.total_amount) AS revenue, COUNT(*) AS orders',
+      'SELECT r.region_name, SUM(o.total_amount) AS revenue',
       'FROM orders o',
       'JOIN customers cu ON cu.customer_id = o.customer_id',
       'JOIN countries co ON co.country_code = cu.country_code',
@@ -55,12 +60,29 @@ export const DEMO_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
     params: { year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' } },
   },
   {
-    id: 'demo_revenue_per_month_for_year',
+    id: 'demo_top_products_for_year',
     datasource_id: DEMO_DATASOURCE_ID,
-    question: 'What was the revenue per month in 2023?',
-    paraphrases: ['Monthly revenue for a year', 'Revenue by month in a given year'],
+    question: 'Which 10 products generated the most revenue in a given year?',
+    paraphrases: ['Best-selling products of a year by revenue', 'Top 10 products by revenue in a year'],
     sql: [
-      'SELECT month(o.order_date) AS month, SUM(o.total_amount) AS revenue, COUNT(*) AS orders',
+      'SELECT p.product_name, p.brand, SUM(oi.line_total) AS revenue',
+      'FROM order_items oi',
+      'JOIN orders o ON o.order_id = oi.order_id',
+      'JOIN products p ON p.product_id = oi.product_id',
+      "WHERE o.status <> 'cancelled' AND year(o.order_date) = :year",
+      'GROUP BY p.product_id, p.product_name, p.brand',
+      'ORDER BY revenue DESC',
+      'LIMIT 10',
+    ].join('\n'),
+    params: { year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' } },
+  },
+  {
+    id: 'demo_monthly_revenue_for_year',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'What was the revenue per month in a given year?',
+    paraphrases: ['Revenue per month', 'Monthly revenue of a year', 'Revenue for each month of a year'],
+    sql: [
+      'SELECT month(o.order_date) AS month, SUM(o.total_amount) AS revenue',
       'FROM orders o',
       "WHERE o.status <> 'cancelled' AND year(o.order_date) = :year",
       'GROUP BY month(o.order_date)',
@@ -68,6 +90,94 @@ export const DEMO_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
     ].join('\n'),
     params: { year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' } },
   },
+  {
+    id: 'demo_return_rate_by_category',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'Which product categories have the highest return rate?',
+    paraphrases: ['Return rate per product category', 'Categories with the most returns'],
+    sql: [
+      'SELECT c.category_name, ROUND(100.0 * COUNT(rt.return_id) / COUNT(*), 2) AS return_rate_pct',
+      'FROM order_items oi',
+      'JOIN products p ON p.product_id = oi.product_id',
+      'JOIN categories c ON c.category_id = p.category_id',
+      'LEFT JOIN returns rt ON rt.order_item_id = oi.order_item_id',
+      'GROUP BY c.category_name',
+      'ORDER BY return_rate_pct DESC',
+    ].join('\n'),
+  },
+  {
+    id: 'demo_mobile_app_share_between_years',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'How has the share of mobile app orders changed from one year to another?',
+    paraphrases: ['Share of mobile app orders per year', 'Mobile app share of orders over the years'],
+    sql: [
+      'SELECT year(o.order_date) AS year,',
+      "  ROUND(100.0 * SUM(CASE WHEN o.channel = 'mobile_app' THEN 1 ELSE 0 END) / COUNT(*), 2) AS mobile_app_share_pct",
+      'FROM orders o',
+      'WHERE year(o.order_date) BETWEEN :from_year AND :to_year',
+      'GROUP BY year(o.order_date)',
+      'ORDER BY year',
+    ].join('\n'),
+    params: {
+      from_year: { type: 'integer', description: 'First calendar year compared, 2022 to 2024' },
+      to_year: { type: 'integer', description: 'Last calendar year compared, 2022 to 2024' },
+    },
+  },
+  {
+    id: 'demo_top_employees_in_store_for_year',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'Who were the top 5 employees by in-store sales in a given year?',
+    paraphrases: ['Best store sales staff of a year', 'Employees with the most in-store sales in a year'],
+    sql: [
+      "SELECT e.first_name || ' ' || e.last_name AS employee, s.store_name, SUM(o.total_amount) AS sales",
+      'FROM orders o',
+      'JOIN employees e ON e.employee_id = o.employee_id',
+      'JOIN stores s ON s.store_id = e.store_id',
+      "WHERE o.status <> 'cancelled' AND o.channel = 'in_store' AND year(o.order_date) = :year",
+      'GROUP BY e.employee_id, e.first_name, e.last_name, s.store_name',
+      'ORDER BY sales DESC',
+      'LIMIT 5',
+    ].join('\n'),
+    params: { year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' } },
+  },
+  {
+    id: 'demo_average_order_value_by_loyalty_tier',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'What is the average order value for each loyalty tier?',
+    paraphrases: ['Average order value per loyalty tier', 'Average basket by customer tier'],
+    sql: [
+      'SELECT cu.loyalty_tier, ROUND(AVG(o.total_amount), 2) AS average_order_value',
+      'FROM orders o',
+      'JOIN customers cu ON cu.customer_id = o.customer_id',
+      "WHERE o.status <> 'cancelled'",
+      'GROUP BY cu.loyalty_tier',
+      'ORDER BY average_order_value DESC',
+    ].join('\n'),
+  },
+  {
+    id: 'demo_payment_methods_for_channel',
+    datasource_id: DEMO_DATASOURCE_ID,
+    question: 'Which payment methods are used most for orders of a given channel?',
+    paraphrases: ['Payment methods by use for a sales channel', 'Most used ways to pay in a channel'],
+    sql: [
+      'SELECT pm.payment_method, COUNT(*) AS payments',
+      'FROM payments pm',
+      'JOIN orders o ON o.order_id = pm.order_id',
+      'WHERE o.channel = :channel',
+      'GROUP BY pm.payment_method',
+      'ORDER BY payments DESC',
+    ].join('\n'),
+    params: {
+      channel: {
+        type: 'string',
+        description:
+          "Sales channel as stored: in_store, online or mobile_app (the question's 'online orders' is online)",
+      },
+    },
+  },
+];
+
+export const DEMO_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
   {
     id: 'demo_revenue_by_category_for_year',
     datasource_id: DEMO_DATASOURCE_ID,
@@ -125,4 +235,5 @@ export const DEMO_VERIFIED_QUERIES: VerifiedQueryConfig[] = [
       year: { type: 'integer', description: 'Calendar year of the orders, 2022 to 2024' },
     },
   },
+  ...DEMO_SAMPLE_VERIFIED_QUERIES,
 ];

@@ -9,6 +9,7 @@ export {
   DEMO_DATASOURCE_ID,
   DEMO_DATABASE_PATH,
   DEMO_SAMPLE_QUESTIONS,
+  DEMO_SAMPLE_VERIFIED_QUERIES,
   DEMO_VERIFIED_QUERIES,
 } from './demo-datasource';
 export { DemoDatabasePreparer } from './demo-preparer';

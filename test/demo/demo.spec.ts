@@ -24,13 +24,29 @@ import {
   DEFAULT_DEMO_SIZES,
   DEMO_DATASOURCE,
   DEMO_TABLES,
+  DEMO_SAMPLE_QUESTIONS,
+  DEMO_SAMPLE_VERIFIED_QUERIES,
   DEMO_VERIFIED_QUERIES,
   demoSizesForScale,
   ensureDemoDatabase,
 } from '../../src/demo';
 import { generateSteps } from '../../src/demo/generate-steps';
+import { createEngine } from '../../src/create-engine';
+import { VerifiedQueries } from '../../src/engine/pipeline/verified-queries';
 
 const SCALE = 0.02;
+
+/** Each sample question's verified query, with the values the question names. */
+const SAMPLE_QUESTION_PARAMS: Record<string, Record<string, string | number>> = {
+  demo_revenue_per_region_for_year: { year: 2024 },
+  demo_top_products_for_year: { year: 2023 },
+  demo_monthly_revenue_for_year: { year: 2023 },
+  demo_return_rate_by_category: {},
+  demo_mobile_app_share_between_years: { from_year: 2022, to_year: 2024 },
+  demo_top_employees_in_store_for_year: { year: 2024 },
+  demo_average_order_value_by_loyalty_tier: {},
+  demo_payment_methods_for_channel: { channel: 'online' },
+};
 const repoRoot = resolve(__dirname, '../..');
 let workDir: string;
 
@@ -314,6 +330,7 @@ describe('ensureDemoDatabase', () => {
       demo_revenue_by_category_for_year: { year: 2023 },
       demo_top_customers_in_country: { country: 'Germany' },
       demo_monthly_sales_for_region: { region: 'Europe', year: 2024 },
+      ...SAMPLE_QUESTION_PARAMS,
     };
     await withDatabase(built, async (c) => {
       for (const q of DEMO_VERIFIED_QUERIES) {
@@ -322,7 +339,7 @@ describe('ensureDemoDatabase', () => {
         const params = samples[q.id];
         expect(params).toBeDefined();
         const result = await rows(c, q.sql.replace(/(?<![:\w]):([a-z_][a-z0-9_]*)/gi, '$$$1'), params);
-        expect(result.length).toBeGreaterThan(0);
+        expect({ id: q.id, rows: result.length > 0 }).toEqual({ id: q.id, rows: true });
       }
       const months = await rows(
         c,
@@ -334,6 +351,41 @@ describe('ensureDemoDatabase', () => {
       );
       expect(months.map((m) => Number(m.month))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     });
+  });
+
+  it('passes the start-up check with every verified query, and offers one for each sample question', async () => {
+    const dir = join(workDir, 'engine');
+    const config: Record<string, unknown> = {
+      datasources: [{ ...DEMO_DATASOURCE, connection: { path: built } }],
+      verified_queries: DEMO_VERIFIED_QUERIES,
+      storage: {
+        results: { path: join(dir, 'results') },
+        traces: { path: join(dir, 'traces') },
+        index: { path: join(dir, 'index') },
+      },
+    };
+    // Building the engine checks each verified query against the schema and refuses to start on a problem.
+    const engine = await createEngine(config, { env: {} });
+    const verified = engine.get(VerifiedQueries);
+    try {
+      expect(
+        verified
+          .forDatasource('demo')
+          .map((v) => v.id)
+          .sort(),
+      ).toEqual(DEMO_VERIFIED_QUERIES.map((v) => v.id).sort());
+      expect(DEMO_SAMPLE_VERIFIED_QUERIES.map((v) => v.id).sort()).toEqual(
+        Object.keys(SAMPLE_QUESTION_PARAMS).sort(),
+      );
+      const withParams = DEMO_SAMPLE_VERIFIED_QUERIES.filter((v) => Object.keys(v.params ?? {}).length);
+      expect(withParams.length).toBeGreaterThanOrEqual(4);
+      // Sample questions and verified queries are listed in the same order; each question is the
+      // best candidate of its own verified query.
+      const candidates = DEMO_SAMPLE_QUESTIONS.map((q) => verified.candidate(q, ['demo'])?.query.id);
+      expect(candidates).toEqual(DEMO_SAMPLE_VERIFIED_QUERIES.map((v) => v.id));
+    } finally {
+      await engine.close();
+    }
   });
 
   it('answers each sample question with the joins it needs', async () => {

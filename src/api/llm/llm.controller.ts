@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Put, Req } from '@nestjs/common';
 import {
   ApiBody,
+  ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
@@ -13,6 +14,9 @@ import { ErrorBody } from '../common/error-body.dto';
 import { ApiHttpError } from '../common/http-errors';
 import { AdminOnly, type RequestWithRoles } from '../common/roles.guard';
 import { AgentEntryDto, LlmChangeDto, LlmListDto, LlmSectionDto } from './llm.dto';
+
+/** Spec 4.16 `via`: the playground page sends it so its replacements are told from other API calls. */
+const VIA_HEADER = 'X-NL2SQL-Via';
 
 @ApiTags('llm')
 @Controller('api/v1')
@@ -28,12 +32,26 @@ export class LlmController {
       'Replaces the whole llm section at runtime, checked exactly as the `llm` section of the config file; runs already going finish on the old models. Answers which agents changed (never a key). Admin only.',
   })
   @ApiBody({ type: LlmSectionDto })
+  @ApiHeader({
+    name: VIA_HEADER,
+    required: false,
+    enum: ['playground'],
+    description:
+      'Records the change as made through the playground page (`via: playground`); absent: `via: api`',
+  })
   @ApiOkResponse({ type: LlmChangeDto })
   @ApiUnprocessableEntityResponse({
     description: 'Invalid section, provider not installed, or a key that does not resolve',
     type: ErrorBody,
   })
-  replaceLlm(@Body() body: unknown, @Req() req: RequestWithRoles): LLMChange {
+  replaceLlm(
+    @Body() body: unknown,
+    @Req() req: RequestWithRoles,
+    @Headers(VIA_HEADER) viaHeader?: string,
+  ): LLMChange {
+    if (viaHeader !== undefined && viaHeader !== 'playground') {
+      throw new ApiHttpError(422, 'REQUEST_INVALID', `${VIA_HEADER} must be 'playground' when it is sent`);
+    }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiHttpError(
         422,
@@ -44,7 +62,7 @@ export class LlmController {
     return this.llm.replace(
       { ...(body as Record<string, unknown>) },
       { user_id: req.caller?.userId ?? null, roles: req.caller?.roles ?? [] },
-      'api',
+      viaHeader ?? 'api',
     );
   }
 

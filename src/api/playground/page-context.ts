@@ -1,0 +1,59 @@
+/**
+ * What the page needs to know about the caller and the service that no route of spec 4 tells: the
+ * configured role source (so it can offer a role-header field), whether this caller may use the
+ * admin routes (so it shows the LLM settings panel only then), and each datasource's sample
+ * questions. It mirrors RolesGuard's decision; a test holds the two equal.
+ */
+import type { Request } from 'express';
+import type { DatasourceRegistry } from '../../engine/datasources/registry';
+import type { EngineConfig } from '../../engine/engine-config';
+import { isLoopback, resolveRoles, roleSourceConfigured } from '../common/role-resolver';
+
+export interface PageContext {
+  role_source: {
+    /** Header a trusted proxy sets; the page sends the roles typed into its role field in it. */
+    header: string | null;
+    static_role: string | null;
+    trust_body_role: boolean;
+    configured: boolean;
+  };
+  caller: {
+    roles: string[] | null;
+    /** The query and result routes answer this caller (they need some role). */
+    may_query: boolean;
+    /** PUT /api/v1/settings/llm and the other admin routes answer this caller. */
+    may_admin: boolean;
+  };
+  admin_roles: string[];
+  sample_questions: Record<string, string[]>;
+}
+
+export function pageContext(
+  engine: { config: EngineConfig; datasources: DatasourceRegistry },
+  req: Request,
+): PageContext {
+  const api = engine.config.api;
+  const admins = [...engine.config.policies.admin_roles];
+  const caller = resolveRoles(api, req);
+  const configured = roleSourceConfigured(api);
+  const mayAdmin = configured
+    ? Boolean(caller.roles?.some((r) => admins.includes(r)))
+    : isLoopback(req.socket.remoteAddress);
+  return {
+    role_source: {
+      header: api.role_header ?? null,
+      static_role: api.role ?? null,
+      trust_body_role: api.trust_body_role,
+      configured,
+    },
+    caller: {
+      roles: caller.roles ? [...caller.roles] : null,
+      may_query: caller.roles !== null,
+      may_admin: mayAdmin,
+    },
+    admin_roles: admins,
+    sample_questions: Object.fromEntries(
+      engine.datasources.all().map((e) => [e.config.id, [...(e.config.sample_questions ?? [])]]),
+    ),
+  };
+}
