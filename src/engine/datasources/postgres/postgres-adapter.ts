@@ -78,7 +78,12 @@ export class PostgresAdapter extends BaseAdapter {
     if (code === '57014') return 'DATASOURCE_TIMEOUT'; // query_canceled (statement_timeout)
     if (/^(08|28|3D|53|57P)/.test(code) || /^(ECONN|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)/.test(code))
       return 'DATASOURCE_UNAVAILABLE';
-    if (/Knex: Timeout acquiring|Connection terminated/i.test(String((error as Error)?.message)))
+    // A backend killed mid-statement surfaces as the pg client's own errors, with no SQLSTATE.
+    if (
+      /Knex: Timeout acquiring|Connection terminated|not queryable|connection error/i.test(
+        String((error as Error)?.message),
+      )
+    )
       return 'DATASOURCE_UNAVAILABLE';
     return 'DATASOURCE_QUERY_FAILED';
   }
