@@ -87,7 +87,7 @@ it('gives the planner the retrieved tables, not the whole schema, once the index
   ).json();
   expect(body.status).toBe('success');
   const prompt = promptText(model.requestsOf('query_plan')[0]!);
-  const tables = [...prompt.matchAll(/^TABLE (\w+)/gm)].map((m) => m[1]);
+  const tables = [...prompt.matchAll(/^CREATE TABLE (\w+)/gm)].map((m) => m[1]);
   expect(tables).toContain('shipment_lines');
   expect(tables.length).toBeGreaterThan(0);
   expect(tables.length).toBeLessThan(TOPICS.length);

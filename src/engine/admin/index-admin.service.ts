@@ -26,7 +26,7 @@ export class IndexAdmin {
     const entry = await this.datasources.use(id);
     const stats = await this.index
       .require()
-      .indexDatasource(id, await this.freshSnapshot(id), this.meta(entry.config.id));
+      .indexDatasource(id, await this.freshSnapshot(id), this.meta(entry.config.id), entry.adapter);
     this.index.built();
     return stats;
   }
@@ -37,6 +37,7 @@ export class IndexAdmin {
       datasourceId: id,
       snapshot: () => this.freshSnapshot(id),
       meta: this.meta(id),
+      values: this.datasources.require(id).adapter,
     }));
     const result = await this.index.require().indexAll(targets);
     if (result.stats.length > 0) this.index.built();

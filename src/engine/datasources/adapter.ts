@@ -1,4 +1,4 @@
-import type { Dialect, SchemaSnapshot, TypeKind } from './schema';
+import type { Dialect, SchemaSnapshot, TableInfo, TypeKind } from './schema';
 
 export type DatasourceType = 'duckdb' | 'sqlite' | 'postgres' | 'mysql';
 export const DATASOURCE_TYPES: readonly DatasourceType[] = ['duckdb', 'sqlite', 'postgres', 'mysql'];
@@ -49,6 +49,14 @@ export interface IntrospectOptions {
  * Failures are `DatasourceError`s (errors.ts) with a DATASOURCE_* code and a redacted message.
  * Build one with `createAdapter` (factory.ts); a call before `connect` connects first.
  */
+export interface DistinctValuesOptions {
+  readonly limit: number;
+  /** Sample about this many rows instead of reading the whole table. */
+  readonly sampleRows: number | null;
+  /** The table's row estimate (a sampling clause may need it as a share). */
+  readonly tableRows?: number | null;
+}
+
 export interface DatasourceAdapter {
   readonly id: string;
   readonly type: DatasourceType;
@@ -57,6 +65,15 @@ export interface DatasourceAdapter {
   /** Cheap round trip (`SELECT 1`); throws with the reason when unhealthy. */
   healthCheck(): Promise<void>;
   introspect(options?: IntrospectOptions): Promise<SchemaSnapshot>;
+  /**
+   * The `limit` most frequent non-null values of one column with their counts (the value index's
+   * source); over a sample of about `sampleRows` rows of a large table when given.
+   */
+  distinctValues(
+    table: Pick<TableInfo, 'name' | 'schema'>,
+    column: string,
+    options: DistinctValuesOptions,
+  ): Promise<{ value: string; count: number }[]>;
   /** Whole result in memory: only for small, capped results. */
   execute(sql: string, params?: readonly unknown[], options?: ExecuteOptions): Promise<ResultBatch>;
   /** The result in batches, never whole in memory. */

@@ -9,6 +9,7 @@ import type {
   Cell,
   DatasourceAdapter,
   DatasourceType,
+  DistinctValuesOptions,
   ExecuteOptions,
   IntrospectOptions,
   ResultBatch,
@@ -34,6 +35,8 @@ const SAMPLE_TEXT_MAX = 80;
 const DEFAULT_SAMPLES = 5;
 /** Introspection's own statements get a shorter budget than user statements. */
 const INTROSPECTION_TIMEOUT_MS = 10_000;
+/** A value scan groups a whole (or sampled) column: more than a catalog read, still bounded. */
+const VALUE_SCAN_TIMEOUT_MS = 30_000;
 
 type State = 'built' | 'open' | 'closed';
 
@@ -137,6 +140,49 @@ export abstract class BaseAdapter implements DatasourceAdapter {
       schemaVersion: schemaVersionOf(tables),
       introspectedAt: new Date().toISOString(),
     };
+  }
+
+  async distinctValues(
+    table: Pick<TableInfo, 'name' | 'schema'>,
+    column: string,
+    options: DistinctValuesOptions,
+  ): Promise<{ value: string; count: number }[]> {
+    await this.connect();
+    const col = this.quote(column);
+    const from =
+      options.sampleRows !== null
+        ? this.sampledTable(table, column, options.sampleRows, options.tableRows ?? null)
+        : this.tableRef(table);
+    const sql =
+      `SELECT ${col} AS v, COUNT(*) AS n FROM ${from} WHERE ${col} IS NOT NULL ` +
+      `GROUP BY ${col} ORDER BY n DESC, v LIMIT ${Math.max(1, Math.floor(options.limit))}`;
+    try {
+      const result = await this.execute(sql, [], {
+        timeoutMs: Math.min(VALUE_SCAN_TIMEOUT_MS, this.defaultTimeoutMs),
+        maxRows: options.limit,
+      });
+      return result.rows
+        .filter((r) => typeof r[0] === 'string')
+        .map((r) => ({ value: r[0] as string, count: Number(r[1] ?? 0) }));
+    } catch (err) {
+      // A type without equality (json in postgres, arrays) simply has no values to index.
+      if (isDatasourceError(err) && err.code === 'DATASOURCE_UNAVAILABLE') throw err;
+      return [];
+    }
+  }
+
+  /**
+   * A sample of about `rows` rows of a large table, as a FROM item exposing `column`. Here the
+   * first rows (every dialect can); dialects with a sampling clause draw from the whole table.
+   */
+  protected sampledTable(
+    t: Pick<TableInfo, 'name' | 'schema'>,
+    column: string,
+    rows: number,
+    _tableRows: number | null,
+  ): string {
+    const col = this.quote(column);
+    return `(SELECT ${col} FROM ${this.tableRef(t)} WHERE ${col} IS NOT NULL LIMIT ${Math.floor(rows)}) sampled`;
   }
 
   async close(): Promise<void> {

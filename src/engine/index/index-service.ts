@@ -11,6 +11,8 @@ import { buildEntries, type DatasourceMeta, type EntryKind } from './entries';
 import { Retriever, type LinkOptions, type RankedDatasource, type SchemaLink } from './retriever';
 import { computeStatus, type ConfiguredDatasource, type IndexStatus } from './status';
 import type { IndexScope, IndexStore, StoredEntry } from './store/index-store';
+import { collectValues, DEFAULT_VALUE_LIMITS, type ValueLimits, type ValueSource } from './values/collect';
+import { ValueIndex, type LookupOptions, type ValueMatch } from './values/value-index';
 
 export interface IndexLogger {
   info(message: string): void;
@@ -25,6 +27,8 @@ export interface IndexServiceOptions {
   readonly logger?: IndexLogger;
   /** Texts embedded (and written) per batch; progress is logged per batch on long builds. */
   readonly batchSize?: number;
+  /** Bounds of the value index per column and datasource. */
+  readonly valueLimits?: ValueLimits;
 }
 
 /** Wire shape of one datasource's build (`indexing_stats`). */
@@ -36,6 +40,9 @@ export interface IndexingStats {
   readonly built_at: string;
   readonly schema_version: string;
   readonly embedding_model: string;
+  /** Distinct text values indexed (the value index), and the seconds spent reading them. */
+  readonly values: number;
+  readonly values_seconds: number;
   readonly seconds: number;
   /** Embedding requests and provider-reported tokens of this build. */
   readonly embedding_usage: { readonly calls: number; readonly texts: number; readonly input_tokens: number };
@@ -46,6 +53,8 @@ export interface IndexTarget {
   readonly datasourceId: string;
   readonly snapshot: SchemaSnapshot | (() => Promise<SchemaSnapshot>);
   readonly meta?: DatasourceMeta;
+  /** Where the datasource's column values are read; no value index for it when absent. */
+  readonly values?: ValueSource;
 }
 
 /** Wire shape of `indexing_results` (POST /api/v1/index-all). */
@@ -73,6 +82,7 @@ export class IndexService {
   readonly namespace: string;
   readonly scope: IndexScope;
   private current: Retriever;
+  private currentValues: ValueIndex = new ValueIndex([]);
   private queue: Promise<unknown> = Promise.resolve();
   private readonly batchSize: number;
 
@@ -103,9 +113,10 @@ export class IndexService {
     datasourceId: string,
     snapshot: SchemaSnapshot,
     meta: DatasourceMeta = {},
+    values?: ValueSource,
   ): Promise<IndexingStats> {
     return this.serial(async () => {
-      const stats = await this.build(datasourceId, snapshot, meta);
+      const stats = await this.build(datasourceId, snapshot, meta, values);
       await this.reload();
       return stats;
     });
@@ -124,7 +135,7 @@ export class IndexService {
       for (const target of targets) {
         try {
           const snapshot = typeof target.snapshot === 'function' ? await target.snapshot() : target.snapshot;
-          const s = await this.build(target.datasourceId, snapshot, target.meta ?? {});
+          const s = await this.build(target.datasourceId, snapshot, target.meta ?? {}, target.values);
           stats.push(s);
           if (!snapshot.tables.length)
             empty.push({ datasource_id: target.datasourceId, reason: 'no tables found' });
@@ -183,6 +194,16 @@ export class IndexService {
     return this.current;
   }
 
+  /** The value index over the values live at the last load. */
+  values(): ValueIndex {
+    return this.currentValues;
+  }
+
+  /** Stored values that the question's words and phrases name, best first. */
+  lookupValues(question: string, options?: LookupOptions): ValueMatch[] {
+    return this.currentValues.lookup(question, options);
+  }
+
   rankDatasources(question: string): Promise<RankedDatasource[]> {
     return this.current.rankDatasources(question);
   }
@@ -195,6 +216,7 @@ export class IndexService {
     datasourceId: string,
     snapshot: SchemaSnapshot,
     meta: DatasourceMeta,
+    valueSource?: ValueSource,
   ): Promise<IndexingStats> {
     if (snapshot.datasourceId !== datasourceId) {
       throw new EngineError(
@@ -210,7 +232,20 @@ export class IndexService {
     const long = drafts.length >= PROGRESS_EVERY;
     if (long) logger?.info(`indexing ${datasourceId}: ${drafts.length} entries`);
     const buildId = await store.beginBuild(this.scope, datasourceId, snapshot.schemaVersion);
+    let values = 0;
+    let valuesSeconds = 0;
     try {
+      if (valueSource) {
+        const valuesStarted = performance.now();
+        const found = await collectValues(
+          snapshot,
+          valueSource,
+          this.options.valueLimits ?? DEFAULT_VALUE_LIMITS,
+        );
+        await store.appendValues(buildId, found);
+        values = found.length;
+        valuesSeconds = (performance.now() - valuesStarted) / 1000;
+      }
       let nextReport = PROGRESS_EVERY;
       for (let start = 0; start < drafts.length; start += this.batchSize) {
         const batch = drafts.slice(start, start + this.batchSize);
@@ -245,6 +280,8 @@ export class IndexService {
       built_at: record.builtAt,
       schema_version: record.schemaVersion,
       embedding_model: embedder.model,
+      values,
+      values_seconds: Math.round(valuesSeconds * 1000) / 1000,
       seconds: Math.round(seconds * 1000) / 1000,
       embedding_usage: {
         calls: after.calls - before.calls,
@@ -256,7 +293,9 @@ export class IndexService {
 
   private async reload(): Promise<void> {
     const entries = await this.options.store.loadEntries(this.scope);
-    this.current = new Retriever(entries, this.options.embedder);
+    const values = new ValueIndex(await this.options.store.loadValues(this.scope));
+    this.current = new Retriever(entries, this.options.embedder, values);
+    this.currentValues = values;
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {

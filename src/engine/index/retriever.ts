@@ -12,6 +12,8 @@ import type { FkEdge } from './schema-graph';
 import { SchemaModel, type NameWords } from './schema-model';
 import { QueryAnalyser, type QueryTerm } from './query-terms';
 import type { StoredEntry } from './store/index-store';
+import { normaliseText } from './values/normalise';
+import { ValueIndex, type ValueMatch } from './values/value-index';
 
 /** Links across every datasource, as if they were one schema. */
 export const POOLED = '*';
@@ -63,7 +65,15 @@ export const WEIGHTS = {
   coverage: { table: 3, column: 3 },
   /** Pooled: weight of the datasource's fit, relative to the best table score. */
   pooledDatasource: 1,
+  /**
+   * A stored value the question names (value index), times its match score and its rarity across
+   * datasources: the column that holds it, its table and its datasource.
+   */
+  valueMatch: { column: 2, table: 1.5, datasource: 1.5 },
 };
+
+/** Value matches weaker than this are not evidence for routing (a partial match of one common word). */
+const VALUE_EVIDENCE_MIN = 0.5;
 
 interface Scores {
   readonly datasource: Float64Array;
@@ -77,11 +87,20 @@ export class Retriever {
   private readonly idf: Map<string, number> = new Map();
   private readonly idfDatasource: Map<string, number> = new Map();
 
+  /** `${ds}\0${table}\0${column}` -> column node. */
+  private readonly columnByKey = new Map<string, number>();
+
   constructor(
     entries: readonly StoredEntry[],
     private readonly embedder: Embedder,
+    private readonly values: ValueIndex = new ValueIndex([]),
   ) {
     this.model = new SchemaModel(entries);
+    for (const c of this.model.columns) {
+      const t = this.model.tables[c.table];
+      const d = this.model.datasources[c.ds];
+      if (t && d) this.columnByKey.set(`${d.id}\u0000${t.key}\u0000${c.name}`, c.index);
+    }
     this.analyser = new QueryAnalyser(new Set(this.model.postings.keys()));
     const n = this.model.tables.length + this.model.columns.length;
     for (const [t, df] of this.model.df) this.idf.set(t, Math.log(1 + n / Math.max(1, df)));
@@ -242,6 +261,7 @@ export class Retriever {
     const terms = this.analyser.analyse(question);
     for (const q of terms) this.addTerm(q, datasource, table, column);
     this.addCoverage(terms, table, column);
+    this.addValueEvidence(this.values.lookup(question, { perColumn: 3, limit: 60 }), datasource, table, column);
     // A question is about a coherent part of one datasource: its best table counts for the datasource,
     // which keeps a large schema from winning on scattered chance matches.
     for (const t of m.tables) bestTable[t.ds] = Math.max(bestTable[t.ds] ?? 0, table[t.index] ?? 0);
@@ -258,6 +278,55 @@ export class Retriever {
     for (const d of m.datasources)
       datasource[d.index] = (datasource[d.index] ?? 0) + WEIGHTS.bestTable * (bestTable[d.index] ?? 0);
     return { datasource, table, column };
+  }
+
+  /**
+   * A value the question names is evidence for the column that stores it, its table and its
+   * datasource; less so when several datasources store it ("USA" says little, "Gelderland" a lot).
+   * Each value text counts once per node, at its best match.
+   */
+  private addValueEvidence(
+    matches: readonly ValueMatch[],
+    datasource: Float64Array,
+    table: Float64Array,
+    column: Float64Array,
+  ): void {
+    const strong = matches.filter((m) => m.score >= VALUE_EVIDENCE_MIN);
+    if (!strong.length) return;
+    const holders = new Map<string, Set<string>>();
+    for (const m of strong) {
+      const text = normaliseText(m.value);
+      let set = holders.get(text);
+      if (!set) holders.set(text, (set = new Set()));
+      set.add(m.datasourceId);
+    }
+    const nd = Math.max(1, this.model.datasources.length);
+    const best = { ds: new Map<string, number>(), table: new Map<string, number>(), column: new Map<string, number>() };
+    const keep = (map: Map<string, number>, key: string, v: number) => {
+      if ((map.get(key) ?? 0) < v) map.set(key, v);
+    };
+    for (const m of strong) {
+      const c = this.columnByKey.get(`${m.datasourceId}\u0000${m.table}\u0000${m.column}`);
+      const col = c === undefined ? undefined : this.model.columns[c];
+      if (!col) continue;
+      const text = normaliseText(m.value);
+      const spread = holders.get(text)?.size ?? 1;
+      const rarity = nd > 1 ? Math.log(1 + nd / spread) / Math.log(1 + nd) : 1;
+      const v = m.score * rarity;
+      keep(best.column, `${col.index}\u0000${text}`, v);
+      keep(best.table, `${col.table}\u0000${text}`, v);
+      keep(best.ds, `${col.ds}\u0000${text}`, v);
+    }
+    const add = (target: Float64Array, map: Map<string, number>, weight: number) => {
+      // A node gets the best of each value text, and the texts add up.
+      for (const [key, v] of map) {
+        const i = Number(key.slice(0, key.indexOf('\u0000')));
+        target[i] = (target[i] ?? 0) + weight * v;
+      }
+    };
+    add(column, best.column, WEIGHTS.valueMatch.column);
+    add(table, best.table, WEIGHTS.valueMatch.table);
+    add(datasource, best.ds, WEIGHTS.valueMatch.datasource);
   }
 
   /** Raises tables and columns by how much of their name the question covers. */

@@ -1,4 +1,7 @@
-/** The planner's view of the schema: denied tables keep their names but lose samples and statistics. */
+/**
+ * The planner's view of the schema: compact DDL; denied tables and columns keep their names but lose
+ * values and statistics; values the question names come first, spelled as stored.
+ */
 import type { SchemaSnapshot } from '../../../src/engine/datasources/schema';
 import { renderSchema } from '../../../src/engine/pipeline/prompts/schema-prompt';
 
@@ -37,21 +40,39 @@ const policies = {
   analyst: { tables: { deny: ['shop.salaries'] }, columns: { deny: ['shop.customers.email'] } },
 };
 
-it('shows readable tables with samples, keys and row estimates', () => {
+it('shows readable tables as DDL with samples, keys and row estimates', () => {
   const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [] });
-  expect(text).toContain('TABLE customers (~1200 rows)');
-  expect(text).toContain('email text e.g. "ada@example.com"');
-  expect(text).toContain('customer_id integer PK -> customers.id NOT NULL');
+  expect(text).toContain(
+    [
+      'CREATE TABLE customers ( -- ~1200 rows',
+      '  id integer PRIMARY KEY, -- e.g. 1, 2',
+      "  email text -- e.g. 'ada@example.com'",
+      ');',
+    ].join('\n'),
+  );
+  expect(text).toContain('  customer_id integer PRIMARY KEY REFERENCES customers(id), -- e.g. 1');
+});
+
+it('puts the values the question names before the typical ones, marked, and never for a denied column', () => {
+  const values = new Map([
+    ['customers.email', { matched: ["o'hara@example.com"], typical: ['bo@example.com', "o'hara@example.com"] }],
+  ]);
+  const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values });
+  expect(text).toContain("  email text -- matches: 'o''hara@example.com'; e.g. 'bo@example.com'");
+  const denied = renderSchema(snapshot, { datasourceId: 'shop', policies, roles: ['analyst'], values });
+  expect(denied).not.toContain('hara@example.com');
+  expect(denied).not.toContain('bo@example.com');
+  expect(denied).toContain('email text -- [not readable by your role]');
 });
 
 it('keeps denied names but drops their sample values and statistics', () => {
   const text = renderSchema(snapshot, { datasourceId: 'shop', policies, roles: ['analyst'] });
-  expect(text).toContain('TABLE salaries [not readable by your role]');
+  expect(text).toContain('CREATE TABLE salaries ( -- [not readable by your role]');
   expect(text).not.toContain('98000');
   expect(text).not.toContain('~50 rows');
-  expect(text).toContain('email text [not readable by your role]');
+  expect(text).toContain('email text -- [not readable by your role]');
   expect(text).not.toContain('ada@example.com');
-  expect(text).toContain('TABLE customers (~1200 rows)');
+  expect(text).toContain('CREATE TABLE customers ( -- ~1200 rows');
 });
 
 it('renders the whole schema once per role and snapshot, never one role for another', () => {
@@ -69,6 +90,6 @@ it('renders the whole schema once per role and snapshot, never one role for anot
     tables: snapshot.tables.map((t) => (t.name === 'customers' ? { ...t, rowCountEstimate: 1300 } : t)),
   };
   expect(renderSchema(refreshed, { datasourceId: 'shop', policies: both, roles: ['reader'] })).toContain(
-    'TABLE customers (~1300 rows)',
+    'CREATE TABLE customers ( -- ~1300 rows',
   );
 });

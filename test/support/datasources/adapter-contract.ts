@@ -108,6 +108,27 @@ export function adapterContract(d: DialectSql): void {
       expect(snap.schemaVersion).toMatch(/^[0-9a-f]{16}$/);
     });
 
+    it('counts a column\'s distinct values, most frequent first, whole or sampled', async () => {
+      const snap = await adapter.introspect();
+      const customers = table(snap, 'customers');
+      const whole = await adapter.distinctValues(customers, 'country', { limit: 10, sampleRows: null });
+      expect(whole).toEqual([
+        { value: 'France', count: 2 },
+        { value: 'Chile', count: 1 },
+      ]);
+      expect(await adapter.distinctValues(customers, 'country', { limit: 1, sampleRows: null })).toEqual([
+        { value: 'France', count: 2 },
+      ]);
+      // Sampled through the dialect's own clause: whatever it draws are stored values with counts.
+      const sampled = await adapter.distinctValues(customers, 'email', {
+        limit: 10,
+        sampleRows: 100,
+        tableRows: 3,
+      });
+      for (const v of sampled) expect(['ada@example.com', 'cy@example.com']).toContain(v.value);
+      expect(sampled.every((v) => v.count >= 1)).toBe(true);
+    });
+
     it('binds parameters in its own placeholder style', async () => {
       const result = await adapter.execute(d.byCountry, ['France']);
       expect(result.rows).toEqual([['Ada'], ['Cy']]);

@@ -16,6 +16,7 @@ import {
   type DuckDBResult,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import type { TableInfo } from '../schema';
 import type { DatasourceConfig } from '../../../config/schema';
 import type { Cell, ResultColumn } from '../adapter';
 import { BaseAdapter, type CatalogTable } from '../base-adapter';
@@ -78,6 +79,11 @@ export class DuckdbAdapter extends BaseAdapter {
   protected async shut(): Promise<void> {
     this.instance?.closeSync();
     this.instance = null;
+  }
+
+  /** Reservoir sampling over the whole table (DuckDB reads a large column fast). */
+  protected override sampledTable(t: Pick<TableInfo, 'name' | 'schema'>, _column: string, rows: number): string {
+    return `${this.tableRef(t)} TABLESAMPLE reservoir(${Math.floor(rows)} ROWS)`;
   }
 
   protected quote(identifier: string): string {

@@ -9,6 +9,7 @@
  * `pg_cancel_backend` from a side connection.
  */
 import type { Client, QueryConfig } from 'pg';
+import type { TableInfo } from '../schema';
 import type { DatasourceConfig } from '../../../config/schema';
 import type { SecretManager } from '../../../config/secrets';
 import type { Cell, ResultColumn } from '../adapter';
@@ -66,6 +67,18 @@ export class PostgresAdapter extends BaseAdapter {
   protected async shut(): Promise<void> {
     await this.pool?.destroy();
     this.pool = null;
+  }
+
+  /** Block sampling: reads about `rows` rows' worth of pages, spread over the table. */
+  protected override sampledTable(
+    t: Pick<TableInfo, 'name' | 'schema'>,
+    column: string,
+    rows: number,
+    tableRows: number | null,
+  ): string {
+    if (!tableRows || tableRows <= 0) return super.sampledTable(t, column, rows, tableRows);
+    const percent = Math.min(100, Math.max(0.01, (100 * rows) / tableRows));
+    return `${this.tableRef(t)} TABLESAMPLE SYSTEM (${percent.toFixed(4)})`;
   }
 
   protected quote(identifier: string): string {

@@ -16,6 +16,7 @@ import {
 } from '@duckdb/node-api';
 import { EngineError } from '../../errors';
 import type { EntryKind, EntryMeta } from '../entries';
+import type { StoredValue } from '../values/value-index';
 import type { BuildRecord, ClearResult, IndexScope, IndexStore, SearchHit, StoredEntry } from './index-store';
 
 const SCHEMA = [
@@ -27,7 +28,13 @@ const SCHEMA = [
      build_id VARCHAR NOT NULL, namespace VARCHAR NOT NULL, embedding_model VARCHAR NOT NULL,
      datasource_id VARCHAR NOT NULL, kind VARCHAR NOT NULL, key VARCHAR NOT NULL, text VARCHAR NOT NULL,
      meta VARCHAR NOT NULL, vector FLOAT[] NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS index_values (
+     build_id VARCHAR NOT NULL, datasource_id VARCHAR NOT NULL, table_name VARCHAR NOT NULL,
+     column_name VARCHAR NOT NULL, value VARCHAR NOT NULL, frequency BIGINT NOT NULL)`,
 ];
+
+/** Rows of a build, in every table that holds them. */
+const BUILD_TABLES = ['index_entries', 'index_values'] as const;
 
 const ENTRY_COLUMNS = 'e.datasource_id, e.kind, e.key, e.text, e.meta, e.vector';
 
@@ -53,9 +60,11 @@ export class DuckDbIndexStore implements IndexStore {
     }
     for (const sql of SCHEMA) await this.conn.run(sql);
     // A build still pending at open was cut off by a crash: its rows never became live.
-    await this.conn.run(
-      `DELETE FROM index_entries WHERE build_id IN (SELECT build_id FROM index_builds WHERE state = 'pending')`,
-    );
+    for (const table of BUILD_TABLES) {
+      await this.conn.run(
+        `DELETE FROM ${table} WHERE build_id IN (SELECT build_id FROM index_builds WHERE state = 'pending')`,
+      );
+    }
     await this.conn.run(`DELETE FROM index_builds WHERE state = 'pending'`);
   }
 
@@ -98,6 +107,41 @@ export class DuckDbIndexStore implements IndexStore {
     });
   }
 
+  appendValues(buildId: string, values: readonly StoredValue[]): Promise<void> {
+    return this.serial(async (c) => {
+      const appender = await c.createAppender('index_values');
+      for (const v of values) {
+        appender.appendVarchar(buildId);
+        appender.appendVarchar(v.datasourceId);
+        appender.appendVarchar(v.table);
+        appender.appendVarchar(v.column);
+        appender.appendVarchar(v.value);
+        appender.appendBigInt(BigInt(Math.max(0, Math.floor(v.frequency))));
+        appender.endRow();
+      }
+      appender.closeSync();
+    });
+  }
+
+  loadValues(scope: IndexScope): Promise<StoredValue[]> {
+    return this.serial(async (c) => {
+      const reader = await c.runAndReadAll(
+        `SELECT v.datasource_id, v.table_name, v.column_name, v.value, v.frequency
+         FROM index_values v JOIN index_builds b USING (build_id)
+         WHERE b.state = 'live' AND b.namespace = $1 AND b.embedding_model = $2
+         ORDER BY v.datasource_id, v.rowid`,
+        [scope.namespace, scope.embeddingModel],
+      );
+      return reader.getRowsJS().map((r) => ({
+        datasourceId: String(r[0]),
+        table: String(r[1]),
+        column: String(r[2]),
+        value: String(r[3]),
+        frequency: Number(r[4]),
+      }));
+    });
+  }
+
   commitBuild(buildId: string): Promise<BuildRecord> {
     return this.serial(async (c) => {
       await c.run('BEGIN TRANSACTION');
@@ -121,7 +165,8 @@ export class DuckDbIndexStore implements IndexStore {
         ]);
         const entries = Number(count[0]?.n ?? 0);
         const live = `SELECT build_id FROM index_builds WHERE namespace = $1 AND embedding_model = $2 AND datasource_id = $3 AND state = 'live'`;
-        await c.run(`DELETE FROM index_entries WHERE build_id IN (${live})`, scopeArgs);
+        for (const table of BUILD_TABLES)
+          await c.run(`DELETE FROM ${table} WHERE build_id IN (${live})`, scopeArgs);
         await c.run(`DELETE FROM index_builds WHERE build_id IN (${live})`, scopeArgs);
         const builtAt = new Date().toISOString();
         await c.run(
@@ -145,7 +190,7 @@ export class DuckDbIndexStore implements IndexStore {
 
   abortBuild(buildId: string): Promise<void> {
     return this.serial(async (c) => {
-      await c.run(`DELETE FROM index_entries WHERE build_id = $1`, [buildId]);
+      for (const table of BUILD_TABLES) await c.run(`DELETE FROM ${table} WHERE build_id = $1`, [buildId]);
       await c.run(`DELETE FROM index_builds WHERE build_id = $1 AND state = 'pending'`, [buildId]);
     });
   }
@@ -254,7 +299,7 @@ export class DuckDbIndexStore implements IndexStore {
         args,
       );
       await c.run('BEGIN TRANSACTION');
-      await c.run(`DELETE FROM index_entries WHERE build_id IN (${live})`, args);
+      for (const table of BUILD_TABLES) await c.run(`DELETE FROM ${table} WHERE build_id IN (${live})`, args);
       await c.run(`DELETE FROM index_builds WHERE build_id IN (${live})`, args);
       await c.run('COMMIT');
       return Number(n[0]?.n ?? 0);
@@ -272,6 +317,10 @@ export class DuckDbIndexStore implements IndexStore {
         namespace,
       ]);
       await c.run('BEGIN TRANSACTION');
+      await c.run(
+        `DELETE FROM index_values WHERE build_id IN (SELECT build_id FROM index_builds WHERE namespace = $1)`,
+        [namespace],
+      );
       await c.run(`DELETE FROM index_entries WHERE namespace = $1`, [namespace]);
       await c.run(`DELETE FROM index_builds WHERE namespace = $1`, [namespace]);
       await c.run('COMMIT');

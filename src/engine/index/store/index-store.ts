@@ -2,11 +2,12 @@
  * Where index entries live. Behind this small interface so a shared backend (PostgreSQL with
  * pgvector) can sit beside the embedded DuckDB store (DESIGN "Scale beyond one machine").
  *
- * A build is staged: entries are appended under a pending build id and become live only when
+ * A build is staged: entries (and the datasource's column values) are appended under a pending build id and become live only when
  * `commitBuild` swaps them in, in one transaction, for the previous build of that datasource. Until
  * then (and for ever if the build is aborted or the process dies) readers see the previous build.
  */
 import type { EntryDraft, EntryKind } from '../entries';
+import type { StoredValue } from '../values/value-index';
 
 /** Entries are read and written within one namespace and one embedding model. */
 export interface IndexScope {
@@ -48,6 +49,10 @@ export interface IndexStore {
     datasourceId: string,
     entries: readonly StoredEntry[],
   ): Promise<void>;
+  /** Distinct column values of a pending build (the value index); live with the build's entries. */
+  appendValues(buildId: string, values: readonly StoredValue[]): Promise<void>;
+  /** Every live value of the scope (what the value index keeps in memory). */
+  loadValues(scope: IndexScope): Promise<StoredValue[]>;
   /** Makes the pending build live and drops the datasource's previous build, atomically. */
   commitBuild(buildId: string): Promise<BuildRecord>;
   /** Drops a pending build's rows; the live build is untouched. */

@@ -31,6 +31,7 @@ import {
   type SqlDraftAnswer,
 } from '../prompts/planner-sql';
 import { isLargeSchema, renderSchema } from '../prompts/schema-prompt';
+import { valueHints } from '../prompts/value-hints';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
@@ -144,13 +145,15 @@ export class AstPlanner implements SubQueryNode {
 
   private async schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {
     const cfg = this.datasources.get(sq.datasourceId)?.config;
+    const index = this.index.live();
+    const values = index ? valueHints(index.values(), sq.intent, sq.datasourceId, snapshot) : null;
     const base = {
       datasourceId: sq.datasourceId,
       policies: this.config.policies.roles,
       roles: state.request.caller.roles,
       preferredTables: cfg?.preferred_tables ?? [],
+      values: values?.hints.size ? values.hints : null,
     };
-    const index = this.index.live();
     if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
     const link = await index.linkSchema(sq.intent, sq.datasourceId, { tables: 8, columns: 30 });
     if (!link.tables.length) return renderSchema(snapshot, base);
@@ -159,6 +162,11 @@ export class AstPlanner implements SubQueryNode {
       ...(cfg?.preferred_tables ?? []).map((t) => t.toLowerCase()),
     ]);
     const columns = new Set(link.columns.map((c) => `${c.table}.${c.column}`.toLowerCase()));
+    // A column holding a value the question names is part of the answer, whatever its rank.
+    for (const key of values?.matchedColumns ?? []) {
+      columns.add(key);
+      tables.add(key.slice(0, key.lastIndexOf('.')));
+    }
     // A retrieved table shows all its columns when none of its columns was retrieved.
     for (const t of link.tables) {
       if (![...columns].some((c) => c.startsWith(`${t.table.toLowerCase()}.`))) {

@@ -43,10 +43,10 @@ export const PLANNER_SYSTEM = [
   'Rules:',
   '- Use only the tables and columns listed in the schema, spelled exactly as listed.',
   '- Put every constant in a `literal` node; never write SQL text anywhere.',
-  '- Join tables through their foreign keys (`->` in the schema) unless the question needs another condition.',
+  '- Join tables through their foreign keys (REFERENCES in the schema) unless the question needs another condition.',
   '- Give output columns readable aliases when they are expressions.',
   '- Add ORDER BY and LIMIT only when the question asks for a ranking, a top-N or an order.',
-  '- Match text values as the sample values spell them.',
+  '- Write text values as the schema spells them: a `matches:` value is stored as shown and is the one the question means.',
   '- If the schema cannot answer the question, return plan null and say why in unanswerable_reason.',
 ].join('\n');
 

@@ -1,9 +1,12 @@
 /**
- * The schema as the planner sees it: compact, one table per block, with types, keys, foreign keys,
- * a few sample values and row estimates. Tables and columns a role may not read keep their names
- * (so the model can explain a refusal) but lose their sample values and statistics.
+ * The schema as the planner sees it: compact DDL, one CREATE TABLE per table with types, primary
+ * and foreign keys, and as comments the row estimate, the stored values the question names
+ * (`matches:`) and a few typical values (`e.g.`). Models read DDL best of the schema formats
+ * published systems compared, and it shows them SQL's own spelling of each value. Tables and
+ * columns a role may not read keep their names (so the model can explain a refusal) but show no
+ * values and no statistics.
  */
-import type { SchemaSnapshot, TableInfo } from '../../datasources/schema';
+import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
 import { canReadColumn, canReadTable, type RolePolicies } from '../../policy/rbac';
 
 export interface SchemaPromptOptions {
@@ -16,6 +19,18 @@ export interface SchemaPromptOptions {
   readonly columns?: ReadonlySet<string> | null;
   readonly preferredTables?: readonly string[];
   readonly samples?: number;
+  /**
+   * Per lower-cased `table.column`: stored values the question names and the column's most frequent
+   * values (value index). A question's matches make its prompt its own, so it is not cached.
+   */
+  readonly values?: ReadonlyMap<string, ColumnValueHints> | null;
+}
+
+export interface ColumnValueHints {
+  /** Values the question names, spelled as stored, best first. */
+  readonly matched: readonly string[];
+  /** The column's most frequent values; the snapshot's samples when empty. */
+  readonly typical?: readonly string[];
 }
 
 /**
@@ -29,7 +44,7 @@ const NO_POLICIES = {};
 const MAX_PER_SNAPSHOT = 64;
 
 export function renderSchema(snapshot: SchemaSnapshot, opts: SchemaPromptOptions): string {
-  if (opts.tables || opts.columns) return renderUncached(snapshot, opts);
+  if (opts.tables || opts.columns || opts.values) return renderUncached(snapshot, opts);
   const policies = opts.policies ?? NO_POLICIES;
   let bySnapshot = rendered.get(policies);
   if (!bySnapshot) rendered.set(policies, (bySnapshot = new WeakMap()));
@@ -49,7 +64,7 @@ function renderUncached(snapshot: SchemaSnapshot, opts: SchemaPromptOptions): st
   const samples = opts.samples ?? 3;
   const blocks: string[] = [];
   for (const t of snapshot.tables) {
-    if (opts.tables && !opts.tables.has(t.name.toLowerCase())) continue;
+    if (opts.tables && !opts.tables.has(t.name.toLowerCase()) && !opts.tables.has(qualified(t))) continue;
     blocks.push(renderTable(t, opts, samples));
   }
   const preferred = opts.preferredTables?.length
@@ -61,42 +76,72 @@ function renderUncached(snapshot: SchemaSnapshot, opts: SchemaPromptOptions): st
 function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): string {
   const readable = canReadTable(opts.policies, opts.roles, opts.datasourceId, t.name);
   const fkByColumn = new Map<string, string>();
+  const compositeFks: string[] = [];
   for (const fk of t.foreignKeys) {
-    fk.columns.forEach((c, i) =>
-      fkByColumn.set(c.toLowerCase(), `${fk.refTable}.${fk.refColumns[i] ?? '?'}`),
-    );
+    if (fk.columns.length === 1) {
+      fkByColumn.set(fk.columns[0]!.toLowerCase(), `${fk.refTable}(${fk.refColumns[0] ?? '?'})`);
+    } else {
+      compositeFks.push(
+        `  FOREIGN KEY (${fk.columns.join(', ')}) REFERENCES ${fk.refTable}(${fk.refColumns.join(', ')})`,
+      );
+    }
   }
-  const rows = readable && t.rowCountEstimate !== null ? ` (~${t.rowCountEstimate} rows)` : '';
-  const denied = readable ? '' : ' [not readable by your role]';
-  const lines = [`TABLE ${t.name}${rows}${denied}`];
+  const notes: string[] = [];
+  if (readable && t.rowCountEstimate !== null) notes.push(`~${t.rowCountEstimate} rows`);
+  if (!readable) notes.push('[not readable by your role]');
+  const lines: { text: string; comment: string }[] = [];
+  const singlePk = t.primaryKey.length === 1 ? t.primaryKey[0] : null;
   for (const c of t.columns) {
     if (
       opts.columns &&
       !opts.columns.has(`${t.name}.${c.name}`.toLowerCase()) &&
+      !opts.columns.has(`${qualified(t)}.${c.name.toLowerCase()}`) &&
       !t.primaryKey.includes(c.name) &&
       !fkByColumn.has(c.name.toLowerCase())
     ) {
       continue;
     }
     const parts = [`  ${c.name} ${c.type || c.kind}`];
-    if (t.primaryKey.includes(c.name)) parts.push('PK');
+    if (c.name === singlePk) parts.push('PRIMARY KEY');
     const ref = fkByColumn.get(c.name.toLowerCase());
-    if (ref) parts.push(`-> ${ref}`);
-    if (!c.nullable) parts.push('NOT NULL');
+    if (ref) parts.push(`REFERENCES ${ref}`);
+    if (!c.nullable && c.name !== singlePk) parts.push('NOT NULL');
     const colReadable =
       readable && canReadColumn(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
-    if (!colReadable && readable) parts.push('[not readable by your role]');
-    if (colReadable && c.sampleValues.length && samples > 0) {
-      parts.push(
-        `e.g. ${c.sampleValues
-          .slice(0, samples)
-          .map((v) => JSON.stringify(v))
-          .join(', ')}`,
-      );
-    }
-    lines.push(parts.join(' '));
+    let comment = '';
+    if (!colReadable && readable) comment = '[not readable by your role]';
+    if (colReadable) comment = valueComment(c, opts.values?.get(`${t.name}.${c.name}`.toLowerCase()), samples);
+    lines.push({ text: parts.join(' '), comment });
   }
-  return lines.join('\n');
+  if (t.primaryKey.length > 1) lines.push({ text: `  PRIMARY KEY (${t.primaryKey.join(', ')})`, comment: '' });
+  for (const fk of compositeFks) lines.push({ text: fk, comment: '' });
+  const body = lines.map((l, i) => {
+    const comma = i < lines.length - 1 ? ',' : '';
+    return l.comment ? `${l.text}${comma} -- ${l.comment}` : `${l.text}${comma}`;
+  });
+  const head = `CREATE TABLE ${t.name} (${notes.length ? ` -- ${notes.join(' ')}` : ''}`;
+  return [head, ...body, ');'].join('\n');
+}
+
+/** Values the question names first (as stored), then a few typical ones; each spelled as SQL writes it. */
+function valueComment(c: ColumnInfo, hints: ColumnValueHints | undefined, samples: number): string {
+  const matched = hints?.matched ?? [];
+  const typical = (hints?.typical?.length ? hints.typical : c.sampleValues).filter(
+    (v) => !matched.includes(v as string),
+  );
+  const out: string[] = [];
+  if (matched.length) out.push(`matches: ${matched.map(sqlLiteral).join(', ')}`);
+  if (samples > 0 && typical.length) out.push(`e.g. ${typical.slice(0, samples).map(sqlLiteral).join(', ')}`);
+  return out.join('; ');
+}
+
+/** `schema.table` as the index names it, lower-cased (retrieval's sets use it). */
+function qualified(t: TableInfo): string {
+  return (t.schema ? `${t.schema}.${t.name}` : t.name).toLowerCase();
+}
+
+function sqlLiteral(v: string | number | boolean): string {
+  return typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v);
 }
 
 /** Number of columns over which the planner gets retrieved tables instead of the whole schema. */
