@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- retrieval --data DIR [--json OUT] [--limit N]`
+ * `npm run bench -- retrieval --data DIR [--json OUT] [--limit N] [--no-values]`
  *
  * Indexes every database of a Spider-layout folder with the `local` embedder, then for every
  * question measures: the routing rank of the gold database among all of them (top-1, top-3); the
@@ -21,7 +21,7 @@ import { POOLED } from '../../src/engine/index/retriever';
 import { bm25Corpora, words } from './bm25';
 import { goldSchema } from './gold';
 import { MethodScore, recall, type MethodFigures } from './metrics';
-import { introspectSqlite } from '../support/sqlite-snapshot';
+import { introspectSqlite, sqliteValueSource } from '../support/sqlite-snapshot';
 
 export interface RetrievalFigures extends MethodFigures {
   suite: 'retrieval';
@@ -54,9 +54,14 @@ export async function run(args: BenchArgs): Promise<RetrievalFigures> {
   try {
     await service.open();
     let started = performance.now();
+    // With --no-values the index has no value index: the routing of the schema alone.
+    const sources = args.options['no-values']
+      ? []
+      : data.databases.map((db) => sqliteValueSource(data.sqlitePath(db)));
     const built = await service.indexAll(
-      snapshots.map((s) => ({ datasourceId: s.datasourceId, snapshot: s })),
+      snapshots.map((s, i) => ({ datasourceId: s.datasourceId, snapshot: s, values: sources[i] })),
     );
+    for (const source of sources) source.close();
     ours.buildSeconds = (performance.now() - started) / 1000;
     if (built.errors.length) throw new Error(`index build failed: ${JSON.stringify(built.errors)}`);
 

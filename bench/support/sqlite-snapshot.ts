@@ -14,6 +14,7 @@ import type {
   TableInfo,
   TypeKind,
 } from '../../src/engine/datasources/schema';
+import type { ValueSource } from '../../src/engine/index/values/collect';
 
 export function kindOfDeclared(declared: string): TypeKind {
   const t = declared.toUpperCase();
@@ -129,4 +130,32 @@ function sampleValuesOf(
   } catch {
     return [];
   }
+}
+
+/**
+ * The value index's source over a SQLite file, the same SQL the service's adapter sends (most
+ * frequent values first, the first rows of a table past the scan bound). Close it after the build.
+ */
+export function sqliteValueSource(path: string): ValueSource & { close(): void } {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  return {
+    async distinctValues(table, column, options) {
+      const col = q(column);
+      const from =
+        options.sampleRows !== null
+          ? `(SELECT ${col} FROM ${q(table.name)} WHERE ${col} IS NOT NULL LIMIT ${Math.floor(options.sampleRows)}) sampled`
+          : q(table.name);
+      const rows = db
+        .prepare(
+          `SELECT ${col} AS v, COUNT(*) AS n FROM ${from} WHERE ${col} IS NOT NULL GROUP BY ${col} ORDER BY n DESC, v LIMIT ${Math.floor(options.limit)}`,
+        )
+        .raw()
+        .all() as [unknown, number][];
+      return rows
+        .filter((r) => typeof r[0] === 'string')
+        .map((r) => ({ value: r[0] as string, count: Number(r[1]) }));
+    },
+    close: () => db.close(),
+  };
 }

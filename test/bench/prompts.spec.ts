@@ -10,9 +10,9 @@ const DATA =
 const describeWithData = existsSync(DATA) ? describe : describe.skip;
 
 describeWithData('bench prompts (smoke)', () => {
-  it('counts the tokens and calls of each question and the recall of the planner prompt', () => {
-    const sql = measurePrompts(DATA, 'sql', 12);
-    const plan = measurePrompts(DATA, 'plan', 12);
+  it('counts the tokens and calls of each question and the recall of the planner prompt', async () => {
+    const sql = await measurePrompts(DATA, 'sql', 12);
+    const plan = await measurePrompts(DATA, 'plan', 12);
     expect(sql).toMatchObject({ suite: 'prompts', format: 'sql', questions: 12 });
     // The SQL draft's answer schema is tiny next to the plan language's: far fewer tokens.
     expect(sql.planner_input_tokens.p50).toBeGreaterThan(100);
@@ -23,5 +23,11 @@ describeWithData('bench prompts (smoke)', () => {
     expect(sql.schema_recall).toBeLessThanOrEqual(1);
     expect(sql.value_recall).toBeGreaterThanOrEqual(0);
     expect(sql.value_recall).toBeLessThanOrEqual(1);
+    // The value index puts the stored spelling of what a question names in the prompt: at least
+    // as often as the first sorted samples did, measured in the same run.
+    expect(sql.value_recall).toBeGreaterThanOrEqual(sql.value_recall_baseline);
+    expect(sql.values_indexed).toBeGreaterThan(0);
+    expect(sql.routing_top1).toBeGreaterThan(0.5);
+    expect(sql.example_count).toBeGreaterThanOrEqual(0);
   });
 });

@@ -69,7 +69,7 @@ export const WEIGHTS = {
    * A stored value the question names (value index), times its match score and its rarity across
    * datasources: the column that holds it, its table and its datasource.
    */
-  valueMatch: { column: 2, table: 1.5, datasource: 1.5 },
+  valueMatch: { column: 3, table: 1, datasource: 1.5 },
 };
 
 /** Value matches weaker than this are not evidence for routing (a partial match of one common word). */
@@ -261,7 +261,12 @@ export class Retriever {
     const terms = this.analyser.analyse(question);
     for (const q of terms) this.addTerm(q, datasource, table, column);
     this.addCoverage(terms, table, column);
-    this.addValueEvidence(this.values.lookup(question, { perColumn: 3, limit: 60 }), datasource, table, column);
+    this.addValueEvidence(
+      this.values.lookup(question, { perColumn: 3, limit: 60 }),
+      datasource,
+      table,
+      column,
+    );
     // A question is about a coherent part of one datasource: its best table counts for the datasource,
     // which keeps a large schema from winning on scattered chance matches.
     for (const t of m.tables) bestTable[t.ds] = Math.max(bestTable[t.ds] ?? 0, table[t.index] ?? 0);
@@ -301,7 +306,11 @@ export class Retriever {
       set.add(m.datasourceId);
     }
     const nd = Math.max(1, this.model.datasources.length);
-    const best = { ds: new Map<string, number>(), table: new Map<string, number>(), column: new Map<string, number>() };
+    const best = {
+      ds: new Map<string, number>(),
+      table: new Map<string, number>(),
+      column: new Map<string, number>(),
+    };
     const keep = (map: Map<string, number>, key: string, v: number) => {
       if ((map.get(key) ?? 0) < v) map.set(key, v);
     };

@@ -59,12 +59,16 @@ export class SchemaIndex {
    * (0..1), or null when there is no embedder. Needs no built index.
    */
   async similarity(question: string, texts: readonly string[]): Promise<number | null> {
+    const each = await this.similarities(question, texts);
+    return each === null ? null : Math.max(0, ...each);
+  }
+
+  /** The cosine similarity of `question` with each of `texts`, or null when there is no embedder. */
+  async similarities(question: string, texts: readonly string[]): Promise<number[] | null> {
     if (!this.embedder || !texts.length) return null;
     const [q, ...others] = await this.embedder.embed([question, ...texts]);
-    let best = 0;
     // Vectors are L2-normalised: the dot product is the cosine.
-    for (const v of others) best = Math.max(best, dot(q!, v));
-    return best;
+    return others.map((v) => Math.max(0, dot(q!, v)));
   }
 
   /** Opens the store at start-up; a failure is logged and routing falls back to the model. */

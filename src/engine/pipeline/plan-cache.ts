@@ -14,9 +14,20 @@ export interface PlanCacheKey {
   readonly roleScope: string;
 }
 
+/** A question and the plan that answered it, for the planner's similar examples. */
+export interface CachedPair {
+  readonly question: string;
+  readonly plan: Query;
+}
+
 export abstract class PlanCache {
   abstract get(key: PlanCacheKey): Query | undefined;
   abstract set(key: PlanCacheKey, plan: Query): void;
+  /**
+   * The cached question->plan pairs of one datasource, schema version and role scope, most recent
+   * first: only plans of the caller's own scope, so no example carries a value another role saw.
+   */
+  abstract pairs(scope: Omit<PlanCacheKey, 'intent'>, max: number): CachedPair[];
   abstract clear(): void;
 }
 
@@ -36,19 +47,41 @@ export function planCacheKey(key: PlanCacheKey): string {
     .digest('hex');
 }
 
+interface Cached {
+  readonly key: PlanCacheKey;
+  readonly plan: Query;
+}
+
 export class MemoryPlanCache implements PlanCache {
-  private readonly lru: LRUCache<string, Query> | null;
+  private readonly lru: LRUCache<string, Cached> | null;
 
   constructor(size: number) {
-    this.lru = size > 0 ? new LRUCache<string, Query>({ max: size }) : null;
+    this.lru = size > 0 ? new LRUCache<string, Cached>({ max: size }) : null;
   }
 
   get(key: PlanCacheKey): Query | undefined {
-    return this.lru?.get(planCacheKey(key));
+    return this.lru?.get(planCacheKey(key))?.plan;
   }
 
   set(key: PlanCacheKey, plan: Query): void {
-    this.lru?.set(planCacheKey(key), plan);
+    this.lru?.set(planCacheKey(key), { key, plan });
+  }
+
+  pairs(scope: Omit<PlanCacheKey, 'intent'>, max: number): CachedPair[] {
+    const out: CachedPair[] = [];
+    if (!this.lru) return out;
+    // values() runs most recently used first and does not touch recency.
+    for (const { key, plan } of this.lru.values()) {
+      if (
+        key.datasourceId !== scope.datasourceId ||
+        key.schemaVersion !== scope.schemaVersion ||
+        key.roleScope !== scope.roleScope
+      )
+        continue;
+      out.push({ question: key.intent, plan });
+      if (out.length >= max) break;
+    }
+    return out;
   }
 
   clear(): void {

@@ -2,7 +2,13 @@
 import { ValueIndex, type StoredValue } from '../../../src/engine/index/values/value-index';
 import { isIndexableValue } from '../../../src/engine/index/values/normalise';
 
-const v = (datasourceId: string, table: string, column: string, value: string, frequency = 1): StoredValue => ({
+const v = (
+  datasourceId: string,
+  table: string,
+  column: string,
+  value: string,
+  frequency = 1,
+): StoredValue => ({
   datasourceId,
   table,
   column,
@@ -23,7 +29,9 @@ const values = new ValueIndex([
 ]);
 
 const found = (question: string, datasourceIds?: string[]) =>
-  values.lookup(question, { datasourceIds }).map((m) => `${m.datasourceId}.${m.table}.${m.column}=${m.value}:${m.kind}`);
+  values
+    .lookup(question, { datasourceIds })
+    .map((m) => `${m.datasourceId}.${m.table}.${m.column}=${m.value}:${m.kind}`);
 
 it('finds a value whatever its case, spelled as stored', () => {
   expect(found('Which singers are from france?', ['geo'])).toEqual(['geo.singer.country=France:exact']);

@@ -55,7 +55,10 @@ it('shows readable tables as DDL with samples, keys and row estimates', () => {
 
 it('puts the values the question names before the typical ones, marked, and never for a denied column', () => {
   const values = new Map([
-    ['customers.email', { matched: ["o'hara@example.com"], typical: ['bo@example.com', "o'hara@example.com"] }],
+    [
+      'customers.email',
+      { matched: ["o'hara@example.com"], typical: ['bo@example.com', "o'hara@example.com"] },
+    ],
   ]);
   const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values });
   expect(text).toContain("  email text -- matches: 'o''hara@example.com'; e.g. 'bo@example.com'");

@@ -108,7 +108,7 @@ export function adapterContract(d: DialectSql): void {
       expect(snap.schemaVersion).toMatch(/^[0-9a-f]{16}$/);
     });
 
-    it('counts a column\'s distinct values, most frequent first, whole or sampled', async () => {
+    it("counts a column's distinct values, most frequent first, whole or sampled", async () => {
       const snap = await adapter.introspect();
       const customers = table(snap, 'customers');
       const whole = await adapter.distinctValues(customers, 'country', { limit: 10, sampleRows: null });

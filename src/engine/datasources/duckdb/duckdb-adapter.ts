@@ -82,7 +82,11 @@ export class DuckdbAdapter extends BaseAdapter {
   }
 
   /** Reservoir sampling over the whole table (DuckDB reads a large column fast). */
-  protected override sampledTable(t: Pick<TableInfo, 'name' | 'schema'>, _column: string, rows: number): string {
+  protected override sampledTable(
+    t: Pick<TableInfo, 'name' | 'schema'>,
+    _column: string,
+    rows: number,
+  ): string {
     return `${this.tableRef(t)} TABLESAMPLE reservoir(${Math.floor(rows)} ROWS)`;
   }
 

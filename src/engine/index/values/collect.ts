@@ -19,7 +19,11 @@ export interface ValueLimits {
   readonly scanRows: number;
 }
 
-export const DEFAULT_VALUE_LIMITS: ValueLimits = { perColumn: 1000, perDatasource: 200_000, scanRows: 200_000 };
+export const DEFAULT_VALUE_LIMITS: ValueLimits = {
+  perColumn: 1000,
+  perDatasource: 200_000,
+  scanRows: 200_000,
+};
 
 export interface DistinctValue {
   readonly value: string;
@@ -35,7 +39,11 @@ export interface ValueSource {
   distinctValues(
     table: Pick<TableInfo, 'name' | 'schema'>,
     column: string,
-    options: { readonly limit: number; readonly sampleRows: number | null; readonly tableRows?: number | null },
+    options: {
+      readonly limit: number;
+      readonly sampleRows: number | null;
+      readonly tableRows?: number | null;
+    },
   ): Promise<DistinctValue[]>;
 }
 

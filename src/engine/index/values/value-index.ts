@@ -186,7 +186,11 @@ export class ValueIndex {
       const d = distance(w, word);
       if (d > maxEdits || d > foundEdits) continue;
       // Ties go to the word in more values: the more common spelling is the likelier meant.
-      if (d === foundEdits && found && (this.byWord.get(w)?.length ?? 0) <= (this.byWord.get(found.word)?.length ?? 0))
+      if (
+        d === foundEdits &&
+        found &&
+        (this.byWord.get(w)?.length ?? 0) <= (this.byWord.get(found.word)?.length ?? 0)
+      )
         continue;
       found = { word: w, weight: FUZZY_WEIGHT[d] ?? 0.8 };
       foundEdits = d;

@@ -14,7 +14,10 @@ import { SchemaIndex } from '../../index/schema-index';
 import { VerifiedQueries } from '../verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError } from '../../errors';
-import { importSql, PlanError } from '../../plan';
+import { compilePlan, importSql, PlanError } from '../../plan';
+import { roleScope } from '../../policy/rbac';
+import { similarExamples, type ExampleCandidate } from '../examples';
+import { normaliseIntent, PlanCache } from '../plan-cache';
 import type { Query } from '../../plan/types';
 import { AGENTS } from '../agents';
 import {
@@ -22,6 +25,7 @@ import {
   PLANNER_SYSTEM,
   plannerUserMessage,
   type PlannerAnswer,
+  type PromptExample,
 } from '../prompts/planner-prompt';
 import {
   plannerSqlSystem,
@@ -30,8 +34,7 @@ import {
   SQL_DRAFT_TOOL,
   type SqlDraftAnswer,
 } from '../prompts/planner-sql';
-import { isLargeSchema, renderSchema } from '../prompts/schema-prompt';
-import { valueHints } from '../prompts/value-hints';
+import { plannerSchemaText } from '../prompts/planner-schema';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
@@ -39,6 +42,8 @@ import { RefusalError } from './datasource-resolver';
 import { PlanRejectedError } from './plan-rejected';
 import { walkPlanParams } from '../plan-params';
 
+/** Recent cached runs weighed as examples per question. */
+const CACHED_CANDIDATES = 64;
 const FENCE = /^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i;
 
 @Injectable()
@@ -48,6 +53,7 @@ export class AstPlanner implements SubQueryNode {
     private readonly datasources: DatasourceRegistry,
     private readonly index: SchemaIndex,
     private readonly verified: VerifiedQueries,
+    private readonly planCache: PlanCache,
   ) {}
 
   /** Runs unless a verified query or the plan cache already gave this attempt its plan. */
@@ -61,10 +67,7 @@ export class AstPlanner implements SubQueryNode {
     if (!snapshot)
       throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
     const schemaText = await this.schemaText(sq, snapshot, state);
-    const examples = this.verified
-      .forDatasource(sq.datasourceId)
-      .slice(0, 3)
-      .map((v) => ({ question: v.question, sql: v.sql }));
+    const examples = await this.examples(sq, snapshot, state);
     if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
       await this.draftSql(attempt, ctx, snapshot, schemaText, examples);
       return;
@@ -98,7 +101,7 @@ export class AstPlanner implements SubQueryNode {
     ctx: RunContext,
     snapshot: SchemaSnapshot,
     schemaText: string,
-    examples: { question: string; sql: string }[],
+    examples: PromptExample[],
   ): Promise<void> {
     const { sq, previous } = attempt;
     const answer = await ctx.models.structured<SqlDraftAnswer>(
@@ -143,37 +146,57 @@ export class AstPlanner implements SubQueryNode {
     sq.planSource = 'llm';
   }
 
-  private async schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {
-    const cfg = this.datasources.get(sq.datasourceId)?.config;
-    const index = this.index.live();
-    const values = index ? valueHints(index.values(), sq.intent, sq.datasourceId, snapshot) : null;
-    const base = {
-      datasourceId: sq.datasourceId,
-      policies: this.config.policies.roles,
-      roles: state.request.caller.roles,
-      preferredTables: cfg?.preferred_tables ?? [],
-      values: values?.hints.size ? values.hints : null,
-    };
-    if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
-    const link = await index.linkSchema(sq.intent, sq.datasourceId, { tables: 8, columns: 30 });
-    if (!link.tables.length) return renderSchema(snapshot, base);
-    const tables = new Set([
-      ...link.tables.map((t) => t.table.toLowerCase()),
-      ...(cfg?.preferred_tables ?? []).map((t) => t.toLowerCase()),
-    ]);
-    const columns = new Set(link.columns.map((c) => `${c.table}.${c.column}`.toLowerCase()));
-    // A column holding a value the question names is part of the answer, whatever its rank.
-    for (const key of values?.matchedColumns ?? []) {
-      columns.add(key);
-      tables.add(key.slice(0, key.lastIndexOf('.')));
-    }
-    // A retrieved table shows all its columns when none of its columns was retrieved.
-    for (const t of link.tables) {
-      if (![...columns].some((c) => c.startsWith(`${t.table.toLowerCase()}.`))) {
-        const info = snapshot.tables.find((x) => x.name.toLowerCase() === t.table.toLowerCase());
-        info?.columns.forEach((c) => columns.add(`${info.name}.${c.name}`.toLowerCase()));
+  /** The verified queries and cached runs most like the question (none when none is close). */
+  private async examples(
+    sq: SubQueryState,
+    snapshot: SchemaSnapshot,
+    state: RunState,
+  ): Promise<PromptExample[]> {
+    const intent = normaliseIntent(sq.intent);
+    const candidates: ExampleCandidate[] = [
+      ...this.verified
+        .forDatasource(sq.datasourceId)
+        .map((v) => ({ question: v.question, plan: v.plan, sql: v.sql })),
+      ...this.planCache
+        .pairs(
+          {
+            datasourceId: sq.datasourceId,
+            schemaVersion: snapshot.schemaVersion,
+            roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
+          },
+          CACHED_CANDIDATES,
+        )
+        // The question's own cached plan is what is being retried: not an example of itself.
+        .filter((p) => normaliseIntent(p.question) !== intent)
+        .map((p) => ({ question: p.question, plan: p.plan, sql: null })),
+    ];
+    const chosen = await similarExamples(sq.intent, candidates, (q, texts) =>
+      this.index.similarities(q, texts),
+    );
+    const out: PromptExample[] = [];
+    for (const e of chosen) {
+      try {
+        out.push({
+          question: e.question,
+          plan: e.plan,
+          sql: e.sql ?? compilePlan(e.plan, snapshot.dialect, { schema: snapshot }).displaySql,
+        });
+      } catch {
+        // A cached plan this dialect cannot print is simply not an example.
       }
     }
-    return renderSchema(snapshot, { ...base, tables, columns });
+    return out;
+  }
+
+  private schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {
+    return plannerSchemaText({
+      question: sq.intent,
+      datasourceId: sq.datasourceId,
+      snapshot,
+      index: this.index.live(),
+      policies: this.config.policies.roles,
+      roles: state.request.caller.roles,
+      preferredTables: this.datasources.get(sq.datasourceId)?.config.preferred_tables ?? [],
+    });
   }
 }

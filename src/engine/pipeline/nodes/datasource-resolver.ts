@@ -10,6 +10,7 @@ import { SchemaIndex } from '../../index/schema-index';
 import { EngineError } from '../../errors';
 import { canReadDatasource } from '../../policy/rbac';
 import { AGENTS } from '../agents';
+import { routingCandidates } from '../routing';
 import type { RunContext } from '../run-context';
 import type { RunState } from '../run-state';
 import type { RunNode } from '../node';
@@ -87,7 +88,7 @@ export class DatasourceResolver implements RunNode {
     const ranked = (await index.rankDatasources(question)).filter((r) => allowed.includes(r.datasourceId));
     // Only when the index covers every candidate: a datasource missing from it would never win.
     if (new Set(ranked.map((r) => r.datasourceId)).size < allowed.length) return null;
-    return ranked.map((r) => r.datasourceId);
+    return routingCandidates(ranked);
   }
 
   private async askModel(question: string, allowed: string[], ctx: RunContext): Promise<string> {

@@ -50,11 +50,18 @@ export const PLANNER_SYSTEM = [
   '- If the schema cannot answer the question, return plan null and say why in unanswerable_reason.',
 ].join('\n');
 
+/** A known question and its answer, shown in the planner format in use. */
+export interface PromptExample {
+  readonly question: string;
+  readonly sql: string;
+  readonly plan?: unknown;
+}
+
 export interface PlannerPromptInput {
   /** null: the schema is in the system prompt, before the cache breakpoint. */
   readonly schemaText: string | null;
   readonly question: string;
-  readonly examples: readonly { question: string; sql: string }[];
+  readonly examples: readonly PromptExample[];
   /** The previous attempt's plan and what was wrong with it (the refiner's feedback). */
   readonly previous: { plan: unknown; problems: readonly string[]; draft?: string | null } | null;
 }
@@ -63,8 +70,8 @@ export function plannerUserMessage(input: PlannerPromptInput): string {
   const parts = input.schemaText === null ? [] : [`Schema:\n${input.schemaText}`];
   if (input.examples.length) {
     parts.push(
-      'Verified examples for this datasource (question and the SQL that answers it):\n' +
-        input.examples.map((e) => `- ${e.question}\n  ${e.sql}`).join('\n'),
+      'Similar questions answered on this datasource (question, then its plan; a `param` node stands for a value of the question):\n' +
+        input.examples.map((e) => `- ${e.question}\n  ${e.plan ? JSON.stringify(e.plan) : e.sql}`).join('\n'),
     );
   }
   parts.push(`Question: ${input.question}`);

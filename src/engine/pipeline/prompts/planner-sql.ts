@@ -54,7 +54,7 @@ export function plannerSqlUserMessage(
   const parts: string[] = [];
   if (input.examples.length) {
     parts.push(
-      'Verified examples (question, then the SQL that answers it):\n' +
+      'Similar questions answered on this datasource (question, then its SQL; `:name` stands for a value of the question):\n' +
         input.examples.map((e) => `- ${e.question}\n  ${e.sql}`).join('\n'),
     );
   }

@@ -110,10 +110,12 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
       readable && canReadColumn(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
     let comment = '';
     if (!colReadable && readable) comment = '[not readable by your role]';
-    if (colReadable) comment = valueComment(c, opts.values?.get(`${t.name}.${c.name}`.toLowerCase()), samples);
+    if (colReadable)
+      comment = valueComment(c, opts.values?.get(`${t.name}.${c.name}`.toLowerCase()), samples);
     lines.push({ text: parts.join(' '), comment });
   }
-  if (t.primaryKey.length > 1) lines.push({ text: `  PRIMARY KEY (${t.primaryKey.join(', ')})`, comment: '' });
+  if (t.primaryKey.length > 1)
+    lines.push({ text: `  PRIMARY KEY (${t.primaryKey.join(', ')})`, comment: '' });
   for (const fk of compositeFks) lines.push({ text: fk, comment: '' });
   const body = lines.map((l, i) => {
     const comma = i < lines.length - 1 ? ',' : '';
