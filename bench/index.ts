@@ -12,7 +12,7 @@ export interface BenchArgs {
   readonly options: Record<string, string | boolean | undefined>;
 }
 
-const SUITES = ['roundtrip', 'retrieval', 'e2e', 'results', 'prompts', 'accuracy', 'soak'] as const;
+const SUITES = ['roundtrip', 'retrieval', 'e2e', 'results', 'prompts', 'accuracy', 'soak', 'values'] as const;
 
 async function main(): Promise<void> {
   const [suite, ...rest] = process.argv.slice(2);

@@ -5,6 +5,7 @@
  *     ("france" -> "France", "sao paulo" -> "São Paulo");
  *   - the same after correcting a misspelt word to a word some value contains ("Gelderlnd" ->
  *     "Gelderland"; edit distance 1, or 2 for long words, found through character trigrams);
+ *   - the same with the words joined differently ("APP000022" -> "APP-000022");
  *   - most of a short value's words are in the question ("Kyle" -> "Kyle Smith").
  * Built once per load from the store's rows (like the retriever), so a lookup costs no round trip.
  */
@@ -52,6 +53,8 @@ const PARTIAL_POSTINGS_MAX = 400;
 const PARTIAL_WEIGHT = 0.7;
 const PARTIAL_MIN_COVER = 0.5;
 const FUZZY_WEIGHT = [1, 0.9, 0.8] as const;
+/** The question joins or splits the words of a value differently ("APP000022", "home town"). */
+const COMPACT_WEIGHT = 0.95;
 
 interface WordChoice {
   readonly word: string;
@@ -62,6 +65,8 @@ export class ValueIndex {
   private readonly values: readonly StoredValue[];
   /** Normalised whole value -> value ids. */
   private readonly byText = new Map<string, number[]>();
+  /** A multi-word value written without its spaces and punctuation ("APP-000022" as "app000022"). */
+  private readonly byCompact = new Map<string, number[]>();
   /** Word -> ids of the values containing it. */
   private readonly byWord = new Map<string, number[]>();
   /** Trigram of a padded word -> words, for spelling corrections. */
@@ -78,6 +83,7 @@ export class ValueIndex {
       const text = normaliseText(v.value);
       if (!text) return;
       push(this.byText, text, id);
+      if (text.includes(' ')) push(this.byCompact, text.replace(/ /g, ''), id);
       const ws = new Set(text.split(' '));
       this.wordCounts[id] = Math.min(ws.size, 0xffff);
       for (const w of ws) push(this.byWord, w, id);
@@ -92,6 +98,11 @@ export class ValueIndex {
 
   get size(): number {
     return this.values.length;
+  }
+
+  /** Every value held, in load order. */
+  all(): readonly StoredValue[] {
+    return this.values;
   }
 
   /** The `n` most frequent values of a column (none when the column is not indexed). */
@@ -126,6 +137,7 @@ export class ValueIndex {
         // One function word alone ("a", "the", "no") is never a value the question names.
         if (i === j && (STOPWORDS.has(c.word) || c.word.length < 2)) continue;
         for (const id of this.byText.get(text) ?? []) keep(id, weight === 1 ? 'exact' : 'fuzzy', weight);
+        for (const id of this.byCompact.get(text.replace(/ /g, '')) ?? []) keep(id, 'fuzzy', COMPACT_WEIGHT * weight);
       }
     }
 
