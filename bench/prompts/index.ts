@@ -9,7 +9,8 @@
  * the service would ask it: several routing candidates or signs of several intents), model calls
  * per question, schema_recall (gold tables and columns in the planner's prompt), value_recall
  * (text literals of the gold SQL, LIKE patterns and numbers left out, in the planner's prompt
- * without its examples) and the same for today's baseline (the first 3 sorted samples of each
+ * without its examples: system text and question; and in the schema text alone) and the same for
+ * today's baseline (the first 3 sorted samples of each
  * column, no value index) in the same run. Routing is the index's among all databases of DIR;
  * the planner prompt is the gold database's. Examples come from a warm plan cache: the earlier
  * questions of the same database with their gold SQL, chosen by similarity.
@@ -60,6 +61,8 @@ export interface PromptFigures {
   schema_recall: number;
   value_recall: number;
   value_recall_baseline: number;
+  /** The same in the schema text alone (the question's own words left out), ours and the baseline. */
+  value_recall_schema_only: { ours: number; baseline: number };
   /** Mean examples per planner prompt (similar earlier questions of the same database). */
   example_count: number;
   /** Routing by the index among all databases of DIR: the gold database ranked first. */
@@ -118,7 +121,13 @@ export async function measurePrompts(
     const calls: number[] = [];
     const lookupMs: number[] = [];
     const seen = new Map<string, { question: string; sql: string }[]>();
-    const recall = { schema: [0, 0], values: [0, 0], baseline: [0, 0] };
+    const recall = {
+      schema: [0, 0],
+      values: [0, 0],
+      baseline: [0, 0],
+      schemaValues: [0, 0],
+      schemaBaseline: [0, 0],
+    };
     let examples = 0;
     let top1 = 0;
     let single = 0;
@@ -194,7 +203,7 @@ export async function measurePrompts(
       // Recall is measured without the examples: an example's SQL may quote the very value.
       const prompt = `${system}\n${plannerUser(format, q.question, [])}`;
       const baselineSchema = renderSchema(snap, { datasourceId: q.dbId, policies: null, roles: [] });
-      const baseline = plannerSystem(format, snap.dialect, baselineSchema);
+      const baseline = `${plannerSystem(format, snap.dialect, baselineSchema)}\n${plannerUser(format, q.question, [])}`;
       const used = goldReferences(q.query, snap);
       if (used) {
         for (const t of used.tables)
@@ -206,6 +215,9 @@ export async function measurePrompts(
           if (showMisses && !mentions(prompt, v))
             console.error(`value not in prompt (${q.dbId}): ${JSON.stringify(v)} <- ${q.question}`);
           count(recall.baseline, mentions(baseline, v));
+          // The schema text alone: what the value method adds beyond the question's own spelling.
+          count(recall.schemaValues, mentions(schemaText, v));
+          count(recall.schemaBaseline, mentions(baselineSchema, v));
         }
       }
     }
@@ -221,6 +233,7 @@ export async function measurePrompts(
       schema_recall: ratio(recall.schema),
       value_recall: ratio(recall.values),
       value_recall_baseline: ratio(recall.baseline),
+      value_recall_schema_only: { ours: ratio(recall.schemaValues), baseline: ratio(recall.schemaBaseline) },
       example_count: qn ? Math.round((examples / qn) * 100) / 100 : 0,
       routing_top1: qn ? Math.round((top1 / qn) * 1000) / 1000 : 0,
       single_candidate: {
