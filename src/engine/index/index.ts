@@ -6,9 +6,10 @@
  *   const index = createIndexService({ embeddings, storage }, { secrets, logger });
  *   await index.open();                                   // opens <storage.index.path>/index.duckdb, loads live entries
  *
- *   index.indexDatasource(id, snapshot, meta?)  -> Promise<IndexingStats>
+ *   index.indexDatasource(id, snapshot, meta?, values?)  -> Promise<IndexingStats>
  *       Builds one datasource from its SchemaSnapshot and DatasourceMeta ({description,
- *       sampleQuestions, verifiedQueries}); no model call except the embedder. Entries are written
+ *       sampleQuestions, verifiedQueries}), and its value index from a ValueSource (a datasource
+ *       adapter: distinct text values per column, values/collect.ts); no model call except the embedder. Entries are written
  *       beside the live ones and switched in when complete; on failure it throws an EngineError
  *       (code kept from the cause, e.g. PROVIDER_AUTH_FAILED, else INDEX_BUILD_FAILED) and the
  *       previous entries keep answering. -> POST /api/v1/index/{id} (`indexing_stats`).
@@ -20,6 +21,8 @@
  *       -> DELETE /api/v1/index.
  *   index.status(configured: (id | {datasourceId, schemaVersion?})[]) -> Promise<IndexStatus>
  *       The spec's index status shape, snake_case, ready for the wire. -> GET /api/v1/index/status.
+ *   index.lookupValues(question, {datasourceIds?, limit?, perColumn?}) -> ValueMatch[]  best first
+ *       Stored values the question's words and phrases name (exact, corrected, partial).
  *   index.rankDatasources(question)             -> Promise<{datasourceId, score}[]>  best first
  *   index.linkSchema(question, datasourceId | POOLED, {tables?: 5, columns?: 10})
  *                                               -> Promise<SchemaLink {tables, columns, relationships}>

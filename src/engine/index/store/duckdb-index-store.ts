@@ -132,11 +132,12 @@ export class DuckDbIndexStore implements IndexStore {
          ORDER BY v.datasource_id, v.rowid`,
         [scope.namespace, scope.embeddingModel],
       );
-      return reader.getRowsJS().map((r) => ({
-        datasourceId: String(r[0]),
-        table: String(r[1]),
-        column: String(r[2]),
-        value: String(r[3]),
+      // Every column but the count is VARCHAR NOT NULL: the rows hold strings there.
+      return (reader.getRowsJS() as [string, string, string, string, number | bigint][]).map((r) => ({
+        datasourceId: r[0],
+        table: r[1],
+        column: r[2],
+        value: r[3],
         frequency: Number(r[4]),
       }));
     });

@@ -137,7 +137,8 @@ export class ValueIndex {
         // One function word alone ("a", "the", "no") is never a value the question names.
         if (i === j && (STOPWORDS.has(c.word) || c.word.length < 2)) continue;
         for (const id of this.byText.get(text) ?? []) keep(id, weight === 1 ? 'exact' : 'fuzzy', weight);
-        for (const id of this.byCompact.get(text.replace(/ /g, '')) ?? []) keep(id, 'fuzzy', COMPACT_WEIGHT * weight);
+        for (const id of this.byCompact.get(text.replace(/ /g, '')) ?? [])
+          keep(id, 'fuzzy', COMPACT_WEIGHT * weight);
       }
     }
 
