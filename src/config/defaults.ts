@@ -55,7 +55,7 @@ export interface AppConfig {
   readonly storage: {
     readonly results: StoreSettings;
     readonly traces: StoreSettings;
-    readonly index: { readonly path: string; readonly namespace: string };
+    readonly index: { readonly path: string; readonly namespace: string; readonly build_on_start: boolean };
   };
   readonly settings: { readonly pipeline: PipelineSettingsResolved };
   readonly hooks: readonly HookConfig[];
@@ -91,6 +91,7 @@ export function resolveDefaults(raw: RawConfig, baseDir: string): AppConfig {
       index: {
         path: abs(raw.storage?.index?.path ?? './data/index'),
         namespace: raw.storage?.index?.namespace ?? 'default',
+        build_on_start: raw.storage?.index?.build_on_start ?? false,
       },
     },
     settings: {

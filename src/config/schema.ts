@@ -124,7 +124,12 @@ export const StorageSchema = Closed({
   results: Type.Optional(StoreSchema),
   traces: Type.Optional(StoreSchema),
   index: Type.Optional(
-    Closed({ path: Type.Optional(Type.String()), namespace: Type.Optional(Type.String()) }),
+    Closed({
+      path: Type.Optional(Type.String()),
+      namespace: Type.Optional(Type.String()),
+      /** Build the index in the background at start when it is missing or stale (off by default). */
+      build_on_start: Type.Optional(Type.Boolean()),
+    }),
   ),
 });
 

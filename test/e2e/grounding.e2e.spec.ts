@@ -4,6 +4,7 @@
  * read), and carries the earlier runs most like the question as examples, of the caller's own
  * role scope only.
  */
+import { SchemaIndex } from '../../src/engine/index/schema-index';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
@@ -87,4 +88,39 @@ it("carries an earlier similar run of the caller's scope as an example, not anot
   const other = scripted(BY_COUNTRY('France'));
   await ask('How many orders came from Finland, please?', admin);
   expect(userText(other.requestsOf('sql_draft')[0]!)).not.toContain('How many orders came from finland?');
+});
+
+describe('with storage.index.build_on_start', () => {
+  it('builds a missing index in the background at start, then grounds questions', async () => {
+    const started = await startApp({
+      api: { role: 'analyst' },
+      datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
+      storage: { index: { build_on_start: true } },
+      llm: {
+        provider: 'openai_compatible',
+        model: 'fake-model',
+        base_url: fake.openaiBaseUrl,
+        planner_format: 'sql',
+      },
+    });
+    try {
+      // Wait on the state itself (no sleep of a guessed length): the build takes well under a second.
+      const index = started.engine.get(SchemaIndex);
+      const deadline = Date.now() + 30_000;
+      while (!index.live()?.values().size && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(index.live()?.values().size).toBeGreaterThan(0);
+      expect((await http('GET', `${started.url}/api/v1/index/status`)).json().status).toBe('ok');
+      const model = scripted(BY_COUNTRY('Finland'));
+      const body = (
+        await http('POST', `${started.url}/api/v1/query`, {
+          body: { natural_language: 'Orders from FINLAND?' },
+        })
+      ).json();
+      expect(body.status).toBe('success');
+      expect(promptText(model.requestsOf('sql_draft')[0]!)).toContain("matches: 'Finland'");
+    } finally {
+      await started.close();
+    }
+  });
 });

@@ -6,6 +6,7 @@
  */
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigError, type ConfigProblem } from '../../config/config-error';
+import { IndexAdmin } from '../admin/index-admin.service';
 import { DATASOURCE_PREPARERS, type DatasourcePreparer } from '../datasources/preparer';
 import { DatasourceRegistry } from '../datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
@@ -42,6 +43,8 @@ export class EngineNotReadyError extends EngineError {
 export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = getLogger('nl2sql.engine');
   private closing: Promise<void> | null = null;
+  /** The start-up index build, while it runs (closing waits for it through the index's own queue). */
+  private building: Promise<void> | null = null;
 
   constructor(
     @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
@@ -55,6 +58,7 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly retention: RetentionService,
     private readonly state: EngineState,
     private readonly models: ModelReachability,
+    private readonly indexAdmin: IndexAdmin,
   ) {}
 
   /** A start that fails closes what it opened before the error reaches the caller. */
@@ -119,7 +123,35 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
       );
     }
     await this.index.open(this.datasources.ids());
+    if (this.config.storage.index.build_on_start) this.building = this.buildIndexIfNeeded();
     return checks;
+  }
+
+  /**
+   * `storage.index.build_on_start`: a missing or stale index is built in the background, so the
+   * service answers at once (routing falls back to the model, the planner sees no value matches)
+   * and grounds questions from the moment the build completes.
+   */
+  private async buildIndexIfNeeded(): Promise<void> {
+    if (!this.index.available) return;
+    try {
+      const status = await this.indexAdmin.status();
+      if (status.status === 'ok') return;
+      this.log.info(`building the schema index at start (it was ${status.status})`);
+      const result = await this.indexAdmin.indexAll();
+      this.log.info('schema index built at start', {
+        datasources: result.stats.length,
+        values: result.stats.reduce((n, s) => n + s.values, 0),
+        seconds: Math.round(result.stats.reduce((n, s) => n + s.seconds, 0) * 100) / 100,
+        errors: result.errors.length,
+      });
+    } catch (err) {
+      if (!this.closing) {
+        this.log.warn('the schema index could not be built at start', {
+          reason: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
   }
 
   /** Verified queries of every ready datasource must import and validate; a bad one stops start-up. */
