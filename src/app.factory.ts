@@ -8,6 +8,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mountDocs, buildOpenApi } from './api/common/openapi';
 import { requireJsonBody } from './api/common/json-body.middleware';
 import { requestLog } from './api/common/request-log.middleware';
+import { EngineMetrics } from './api/metrics/engine-metrics';
+import { httpMetrics } from './api/metrics/http-metrics.middleware';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/defaults';
 import { engineModule } from './create-engine';
@@ -38,6 +40,7 @@ export async function createApp(
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   app.use(requestLog);
+  app.use(httpMetrics(app.get(EngineMetrics)));
   app.use(requireJsonBody);
   mountDocs(app, buildOpenApi(app));
   return app;

@@ -6,12 +6,13 @@ import { DatasourceModule } from './api/datasource/datasource.module';
 import { HealthModule } from './api/health/health.module';
 import { IndexingModule } from './api/indexing/indexing.module';
 import { LlmModule } from './api/llm/llm.module';
+import { MetricsModule } from './api/metrics/metrics.module';
 import { PlaygroundModule } from './api/playground/playground.module';
 import { QueryModule } from './api/query/query.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
 import { JsonObjectBodyPipe } from './api/common/json-object-body.pipe';
 
-/** The route groups of spec 4; each is a thin module over the engine. */
+/** The route groups of spec 4, and /metrics; each is a thin module over the engine. */
 const ROUTE_MODULES = [
   HealthModule,
   QueryModule,
@@ -19,6 +20,7 @@ const ROUTE_MODULES = [
   LlmModule,
   IndexingModule,
   PlaygroundModule,
+  MetricsModule,
 ];
 
 @Module({})

@@ -79,4 +79,6 @@ export interface DatasourceAdapter {
   /** The result in batches, never whole in memory. */
   stream(sql: string, params?: readonly unknown[], options?: ExecuteOptions): AsyncIterable<ResultBatch>;
   close(): Promise<void>;
+  /** Statements open now (each holds a connection or a pool slot while it streams). */
+  readonly activeStatements: number;
 }

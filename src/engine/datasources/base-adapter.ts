@@ -106,7 +106,23 @@ export abstract class BaseAdapter implements DatasourceAdapter {
       await this.connect();
       return this.openCursor(stripTrailingSemicolons(s), p, control);
     };
-    return streamStatement(opener, sql, params, options, ctx);
+    return this.counted(streamStatement(opener, sql, params, options, ctx));
+  }
+
+  /** Statements open now (each holds a connection or a slot of the pool while it streams). */
+  get activeStatements(): number {
+    return this.active;
+  }
+
+  private active = 0;
+
+  private async *counted(batches: AsyncIterable<ResultBatch>): AsyncGenerator<ResultBatch> {
+    this.active++;
+    try {
+      yield* batches;
+    } finally {
+      this.active--;
+    }
   }
 
   async execute(

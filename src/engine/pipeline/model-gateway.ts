@@ -47,10 +47,10 @@ export class ModelGateway {
         { system, messages, schema, schemaName: name },
         { node, signal: this.signal },
       );
-      this.record(calls);
+      this.record(agent, calls);
       return value;
     } catch (err) {
-      this.record(callsOf(err));
+      this.record(agent, callsOf(err));
       throw err;
     }
   }
@@ -69,10 +69,10 @@ export class ModelGateway {
       const { text, calls } = onDelta
         ? await this.llm.streamText(agent, request, onDelta, options)
         : await this.llm.text(agent, request, options);
-      this.record(calls);
+      this.record(agent, calls);
       return text;
     } catch (err) {
-      this.record(callsOf(err));
+      this.record(agent, callsOf(err));
       throw err;
     }
   }
@@ -106,11 +106,11 @@ export class ModelGateway {
     }
   }
 
-  private record(calls: readonly CallRecord[]): void {
+  private record(agent: string, calls: readonly CallRecord[]): void {
     for (const call of calls) {
       this.calls.push(call);
       this.dearest = Math.max(this.dearest, call.cost ?? 0);
-      this.operator.emit('model.call', { ...call }, this.traceId);
+      this.operator.emit('model.call', { ...call, agent }, this.traceId);
     }
   }
 

@@ -52,6 +52,7 @@ export class RunContext {
       const seconds = (performance.now() - t0) / 1000;
       this.timings[node] = round((this.timings[node] ?? 0) + seconds);
       this.emitter.emit('node.finished', { node, sub_query_id: subQueryId, seconds: round(seconds), ok });
+      this.operator.emit('node.finished', { node, seconds, ok }, this.traceId);
     }
   }
 

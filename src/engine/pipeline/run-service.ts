@@ -19,7 +19,8 @@ import { EngineState } from '../lifecycle/engine-state';
 import { ModelGateway } from './model-gateway';
 import { Pipeline } from './pipeline';
 import { RunContext } from './run-context';
-import { newRunState, type RunRequest, type RunState } from './run-state';
+import { newRunState, type Caller, type ParamValue, type RunRequest, type RunState } from './run-state';
+import { paramProblems, VerifiedQueries } from './verified-queries';
 import { round, toQueryResponse, toTrace } from './response-mapper';
 import type { QueryResponse } from './query-response';
 
@@ -46,6 +47,7 @@ export class RunService {
     private readonly traces: TraceStore,
     private readonly operator: OperatorEvents,
     private readonly engine: EngineState,
+    private readonly verified: VerifiedQueries,
   ) {}
 
   /** Throws at once (before any event) when the engine is closed or the question is blank. */
@@ -84,6 +86,40 @@ export class RunService {
     const failed = last.data as { message: string; error_code: string };
     if (failed.error_code === 'RUN_CANCELLED') throw new RunCancelledError(failed.message);
     throw new EngineError('INTERNAL_ERROR', failed.message);
+  }
+
+  /**
+   * Runs one verified query by id with the caller's values (typed as declared): planned with no
+   * model call, validated against the caller's role, compiled and run like any plan. NOT_FOUND for
+   * an unknown id, REQUEST_INVALID naming each value that does not fit.
+   */
+  runVerified(
+    id: string,
+    params: Record<string, unknown>,
+    caller: Caller,
+    options: { execute?: boolean; signal?: AbortSignal } = {},
+  ): Promise<QueryResponse> {
+    const vq = this.verified.get(id);
+    if (!vq) {
+      const known = this.verified.all().map((v) => v.id);
+      throw new EngineError(
+        'NOT_FOUND',
+        `unknown verified query '${id}' (known: ${known.join(', ') || 'none'})`,
+      );
+    }
+    const problems = paramProblems(vq, params);
+    if (problems.length)
+      throw new EngineError('REQUEST_INVALID', `verified query '${id}': ${problems.join('; ')}`);
+    return this.run(
+      {
+        question: vq.question,
+        datasourceId: vq.datasource_id,
+        execute: options.execute ?? true,
+        caller,
+        verified: { id, params: params as Record<string, ParamValue> },
+      },
+      options.signal,
+    );
   }
 
   /** The simplest programmatic call: a question, optionally a datasource and the caller's roles. */
@@ -172,7 +208,12 @@ export class RunService {
       // For operators (metrics, tests): every run's end, whether or not anybody followed it.
       this.operator.emit(
         'run.ended',
-        { ...ended, duration_s: round((Date.now() - ctx.started) / 1000), model_calls: gateway.callCount },
+        {
+          ...ended,
+          duration_s: round((Date.now() - ctx.started) / 1000),
+          model_calls: gateway.callCount,
+          plan_cache_hits: ctx.planCacheHits,
+        },
         traceId,
       );
     }

@@ -24,6 +24,8 @@ export interface RunRequest {
   readonly datasourceId: string | null;
   readonly execute: boolean;
   readonly caller: Caller;
+  /** Run this verified query with these values (checked beforehand): no model call to plan. */
+  readonly verified?: { readonly id: string; readonly params: Record<string, ParamValue> } | null;
 }
 
 export type ParamValue = string | number | boolean | null;

@@ -73,6 +73,16 @@ export class VerifiedQueries {
   }
 
   /** The best lexical candidate among the given datasources, or null. */
+  /** A checked verified query by id (only those whose datasource was checked). */
+  get(id: string): CheckedVerifiedQuery | undefined {
+    return this.checked.get(id);
+  }
+
+  /** Every checked verified query, in configuration order. */
+  all(): CheckedVerifiedQuery[] {
+    return [...this.checked.values()];
+  }
+
   candidate(
     question: string,
     datasourceIds: readonly string[],
@@ -125,4 +135,39 @@ export class VerifiedQueries {
       },
     };
   }
+}
+
+/**
+ * What is wrong with values given for a verified query's parameters (none when they fit): every
+ * declared parameter present with its declared type, nothing undeclared.
+ */
+export function paramProblems(vq: VerifiedQueryConfig, params: Record<string, unknown>): string[] {
+  const declared = vq.params ?? {};
+  const problems: string[] = [];
+  for (const name of Object.keys(params)) {
+    if (!(name in declared))
+      problems.push(`unknown parameter '${name}' (declared: ${Object.keys(declared).join(', ') || 'none'})`);
+  }
+  for (const [name, p] of Object.entries(declared)) {
+    const v = params[name];
+    if (v === undefined || v === null) {
+      problems.push(`parameter '${name}' (${p.type}) is missing`);
+      continue;
+    }
+    const ok =
+      p.type === 'string'
+        ? typeof v === 'string'
+        : p.type === 'integer'
+          ? Number.isInteger(v)
+          : p.type === 'number'
+            ? typeof v === 'number' && Number.isFinite(v)
+            : p.type === 'boolean'
+              ? typeof v === 'boolean'
+              : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
+    if (!ok)
+      problems.push(
+        `parameter '${name}' must be ${p.type === 'date' ? 'a date (YYYY-MM-DD)' : `of type ${p.type}`}, got ${JSON.stringify(v)}`,
+      );
+  }
+  return problems;
 }

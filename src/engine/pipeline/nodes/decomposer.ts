@@ -79,10 +79,12 @@ export class Decomposer implements RunNode {
   async run(state: RunState, ctx: RunContext): Promise<void> {
     const candidates = state.candidateDatasources.slice(0, 3);
     const max = this.config.settings.pipeline.max_sub_queries;
+    // A verified query asked for by id is one query by definition.
     const ask =
-      this.config.settings.pipeline.decompose === 'always' ||
-      candidates.length > 1 ||
-      mayHaveSeveralIntents(state.request.question);
+      !state.request.verified &&
+      (this.config.settings.pipeline.decompose === 'always' ||
+        candidates.length > 1 ||
+        mayHaveSeveralIntents(state.request.question));
     if (!ask) {
       state.subQueries = [newSubQuery('sq1', state.request.question, candidates[0] ?? '')];
       ctx.reasoning.push({

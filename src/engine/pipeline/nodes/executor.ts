@@ -62,8 +62,11 @@ export class Executor implements SubQueryNode {
         if (truncated) return;
       }
     }
+    const started = performance.now();
+    let ok = false;
     try {
       const artifact = await this.results.writeResult(ctx.tenantId, ctx.traceId, sq.id, capped());
+      ok = true;
       sq.artifact = artifact;
       sq.truncated = truncated;
       sq.rowCount = kept;
@@ -75,6 +78,13 @@ export class Executor implements SubQueryNode {
         throw new PlanRejectedError(code, [`the database rejected the SQL: ${(err as Error).message}`]);
       }
       throw err;
+    } finally {
+      // For operators (metrics): the statement's time, rows streamed to the result included.
+      ctx.operator.emit(
+        'sql.executed',
+        { datasource_id: sq.datasourceId, seconds: (performance.now() - started) / 1000, rows: kept, ok },
+        ctx.traceId,
+      );
     }
   }
 }

@@ -31,6 +31,18 @@ export class VerifiedResolver implements SubQueryNode {
   /** Sets the plan and parameter values when a verified query answers; else the planner takes over. */
   async run(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
     const { sq } = attempt;
+    const requested = attempt.run.request.verified;
+    const chosen = requested ? this.verified.get(requested.id) : undefined;
+    if (requested && chosen) {
+      this.accept(sq, chosen, requested.params, true);
+      ctx.reasoning.push({
+        node: 'verified_resolver',
+        sub_query_id: sq.id,
+        candidate: chosen.id,
+        method: 'requested',
+      });
+      return;
+    }
     const hit = this.verified.candidate(sq.intent, [sq.datasourceId]);
     if (!hit) return;
     const vq = hit.query;
