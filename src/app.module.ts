@@ -6,13 +6,14 @@ import { DatasourceModule } from './api/datasource/datasource.module';
 import { HealthModule } from './api/health/health.module';
 import { IndexingModule } from './api/indexing/indexing.module';
 import { LlmModule } from './api/llm/llm.module';
+import { McpModule } from './api/mcp/mcp.module';
 import { MetricsModule } from './api/metrics/metrics.module';
 import { PlaygroundModule } from './api/playground/playground.module';
 import { QueryModule } from './api/query/query.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
 import { JsonObjectBodyPipe } from './api/common/json-object-body.pipe';
 
-/** The route groups of spec 4, and /metrics; each is a thin module over the engine. */
+/** The route groups of spec 4, /metrics and /mcp; each is a thin module over the engine. */
 const ROUTE_MODULES = [
   HealthModule,
   QueryModule,
@@ -21,6 +22,7 @@ const ROUTE_MODULES = [
   IndexingModule,
   PlaygroundModule,
   MetricsModule,
+  McpModule,
 ];
 
 @Module({})

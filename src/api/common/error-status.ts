@@ -15,6 +15,8 @@ export function statusForCode(code: ErrorCode): HttpStatus {
       return HttpStatus.NOT_FOUND;
     case 'ROLE_REQUIRED':
       return HttpStatus.UNAUTHORIZED;
+    case 'METHOD_NOT_ALLOWED':
+      return HttpStatus.METHOD_NOT_ALLOWED;
     case 'ROLE_FORBIDDEN':
     case 'DATASOURCE_DENIED':
     case 'TABLE_DENIED':
