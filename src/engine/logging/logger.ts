@@ -40,6 +40,15 @@ export const rootLogger: Logger = winston.createLogger({
   transports: [new winston.transports.Console({ stderrLevels: ['error'] })],
 });
 
+/**
+ * Every level to stderr: for command-line use where stdout carries the result (`nl2sql ask`) or a
+ * protocol (`nl2sql mcp` speaks JSON-RPC on stdout, which a log line would corrupt).
+ */
+export function sendLogsToStderr(): void {
+  rootLogger.clear();
+  rootLogger.add(new winston.transports.Console({ stderrLevels: Object.keys(winston.config.npm.levels) }));
+}
+
 const children = new Map<string, Logger>();
 
 export function getLogger(name: string): Logger {

@@ -1,0 +1,34 @@
+/**
+ * `nl2sql check-config [FILE]`: reads and validates a config as start-up does (the env file beside
+ * it, secrets, the llm section) without connecting anything; the same messages, exit code 0 or 1.
+ */
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../../config/loader';
+import { reportFailure } from '../engine-from-config';
+import { UsageError, type CommandIo, type CommandOptions } from '../io';
+
+export async function checkConfigCommand(
+  args: readonly string[],
+  options: CommandOptions,
+  io: CommandIo,
+): Promise<number> {
+  if (args.length > 1) throw new UsageError('check-config takes at most one file');
+  const file = args[0] ? resolve(args[0]) : undefined;
+  if (file && !existsSync(file)) {
+    io.err(`nl2sql: no config file at ${file}`);
+    return 1;
+  }
+  try {
+    const loaded = loadConfig(file ? { ...options.env, NL2SQL_CONFIG: file } : options.env);
+    const c = loaded.config;
+    io.out(
+      `config OK: ${loaded.embeddedDefault ? 'the embedded default' : loaded.path}\n` +
+        `  datasources: ${c.datasources.map((d) => `${d.id} (${d.type})`).join(', ') || 'none'}\n` +
+        `  verified queries: ${c.verified_queries.length}`,
+    );
+    return 0;
+  } catch (err) {
+    return reportFailure(io, err);
+  }
+}
