@@ -7,6 +7,7 @@
  * numeric parameter, no stored value named) leaves the decision to the model, as before.
  */
 import type { SchemaSnapshot } from '../datasources/schema';
+import type { ValueIndex } from '../index/values/value-index';
 import type { ParamValue } from './run-state';
 import type { CheckedVerifiedQuery } from './verified-queries';
 
@@ -133,4 +134,24 @@ export function snapshotLookup(snapshot: SchemaSnapshot | null): ValueLookup {
       }
     return found;
   };
+}
+
+/**
+ * A lookup over the value index: stored values of the column that the question names exactly
+ * (case, accents and punctuation aside). Corrected and partial matches are left to the model: this
+ * path calls none, so it takes no guess.
+ */
+export function valueIndexLookup(values: ValueIndex, datasourceId: string): ValueLookup {
+  return async (question, column) =>
+    values
+      .lookup(question, { datasourceIds: [datasourceId], perColumn: 10 })
+      .filter((m) => m.kind === 'exact' && m.column.toLowerCase() === column.toLowerCase())
+      .map((m) => m.value);
+}
+
+/** Every value any of the lookups finds, once each. */
+export function combinedLookup(...lookups: readonly ValueLookup[]): ValueLookup {
+  return async (question, column) => [
+    ...new Set((await Promise.all(lookups.map((l) => l(question, column)))).flat()),
+  ];
 }

@@ -1,6 +1,13 @@
 /** Filling a verified query's parameters from the question alone: typed, and never a guess. */
 import type { CheckedVerifiedQuery } from '../../../src/engine/pipeline/verified-queries';
-import { fillParams, maskValues, paramColumns } from '../../../src/engine/pipeline/verified-direct';
+import {
+  combinedLookup,
+  fillParams,
+  maskValues,
+  paramColumns,
+  valueIndexLookup,
+} from '../../../src/engine/pipeline/verified-direct';
+import { ValueIndex } from '../../../src/engine/index/values/value-index';
 import * as P from '../../../src/engine/plan/build';
 
 const plan = P.query(
@@ -68,4 +75,24 @@ it('masks only the kinds of value the query has parameters for', async () => {
   await expect(maskValues('Orders placed from :country', countryOnly, lookup)).resolves.toBe(
     'Orders placed from somevalue',
   );
+});
+
+it('fills a string from the value index too: any stored value, named exactly, never a corrected one', async () => {
+  const values = new ValueIndex(
+    ['Germany', 'Gelderland', 'France'].map((value) => ({
+      datasourceId: 'shop',
+      table: 'customers',
+      column: 'country',
+      value,
+      frequency: 1,
+    })),
+  );
+  const both = combinedLookup(lookup, valueIndexLookup(values, 'shop'));
+  const q = vq({ country: { type: 'string' } });
+  await expect(fillParams(q, 'orders from germany', both)).resolves.toEqual({ country: 'Germany' });
+  // "Germny" is one edit from a stored value: the model may take it, this path does not.
+  await expect(fillParams(q, 'orders from Germny', both)).resolves.toBeNull();
+  // France is in both lookups: still one value.
+  await expect(fillParams(q, 'orders from France', both)).resolves.toEqual({ country: 'France' });
+  await expect(fillParams(q, 'orders from germany', valueIndexLookup(values, 'other'))).resolves.toBeNull();
 });

@@ -12,7 +12,7 @@ import { AGENTS } from '../agents';
 import type { SubQueryNode } from '../node';
 import type { RunContext } from '../run-context';
 import type { ParamValue, SubQueryAttempt, SubQueryState } from '../run-state';
-import { fillParams, maskValues, snapshotLookup } from '../verified-direct';
+import { combinedLookup, fillParams, maskValues, snapshotLookup, valueIndexLookup } from '../verified-direct';
 import { VerifiedQueries, type CheckedVerifiedQuery } from '../verified-queries';
 
 @Injectable()
@@ -112,7 +112,11 @@ export class VerifiedResolver implements SubQueryNode {
   ): Promise<{ params: Record<string, ParamValue>; similarity: number } | null> {
     const threshold = this.config.settings.pipeline.verified_direct_threshold;
     if (threshold === null) return null;
-    const lookup = snapshotLookup(sq.snapshot);
+    // The value index, when built, knows every stored value of the column, not only the sampled few.
+    const values = this.index.live()?.values();
+    const lookup = values
+      ? combinedLookup(snapshotLookup(sq.snapshot), valueIndexLookup(values, sq.datasourceId))
+      : snapshotLookup(sq.snapshot);
     const params = await fillParams(vq, sq.intent, lookup);
     if (!params) return null;
     const question = await maskValues(sq.intent, vq, lookup);
