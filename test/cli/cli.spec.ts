@@ -76,6 +76,18 @@ describe('check-config', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("datasourcs: unknown key 'datasourcs' (did you mean 'datasources'?)");
     expect((await nl2sql(['check-config', join(dir, 'nope.yaml')])).stderr).toContain('no config file at');
+    // A secret that does not resolve would fail the datasource at start: named, with the fix.
+    const secret = join(dir, 'secret.yaml');
+    writeFileSync(
+      secret,
+      'datasources:\n  - { id: pg, type: postgres, connection: { host: 127.0.0.1, user: u, database: d, password: "${env:NL2SQL_TEST_UNSET_PASSWORD}" } }\n',
+    );
+    const unresolved = await nl2sql(['check-config', secret]);
+    expect(unresolved.code).toBe(1);
+    expect(unresolved.stderr).toContain(
+      'datasources[0].connection.password: ${env:NL2SQL_TEST_UNSET_PASSWORD} does not resolve; set the environment variable NL2SQL_TEST_UNSET_PASSWORD',
+    );
+    expect((await nl2sql(['check-config', secret], { NL2SQL_TEST_UNSET_PASSWORD: 'set' })).code).toBe(0);
     const usage = await nl2sql(['frobnicate']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("unknown command 'frobnicate'");
