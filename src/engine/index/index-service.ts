@@ -8,7 +8,13 @@ import type { SchemaSnapshot } from '../datasources/schema';
 import { redact } from '../../config/redact';
 import type { Embedder } from './embedders/embedder';
 import { buildEntries, type DatasourceMeta, type EntryKind } from './entries';
-import { Retriever, type LinkOptions, type RankedDatasource, type SchemaLink } from './retriever';
+import {
+  Retriever,
+  type EvidenceOptions,
+  type LinkOptions,
+  type RankedDatasource,
+  type SchemaLink,
+} from './retriever';
 import { computeStatus, type ConfiguredDatasource, type IndexStatus } from './status';
 import type { IndexScope, IndexStore, StoredEntry } from './store/index-store';
 import { collectValues, DEFAULT_VALUE_LIMITS, type ValueLimits, type ValueSource } from './values/collect';
@@ -204,8 +210,8 @@ export class IndexService {
     return this.currentValues.lookup(question, options);
   }
 
-  rankDatasources(question: string): Promise<RankedDatasource[]> {
-    return this.current.rankDatasources(question);
+  rankDatasources(question: string, options?: EvidenceOptions): Promise<RankedDatasource[]> {
+    return this.current.rankDatasources(question, options);
   }
 
   linkSchema(question: string, datasourceId: string, options?: LinkOptions): Promise<SchemaLink> {

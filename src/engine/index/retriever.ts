@@ -43,9 +43,18 @@ export interface SchemaLink {
   readonly columns: LinkedColumn[];
   readonly relationships: LinkedRelationship[];
 }
-export interface LinkOptions {
+export interface LinkOptions extends EvidenceOptions {
   readonly tables?: number;
   readonly columns?: number;
+}
+
+/**
+ * Which stored values may count as evidence: a caller's roles may not read every column, and a
+ * value of a column it may not read must not steer its routing either. `scope` names the filter
+ * (the role scope) so scores are cached per filter.
+ */
+export interface EvidenceOptions {
+  readonly valueFilter?: { readonly scope: string; readonly accept: (m: ValueMatch) => boolean };
 }
 
 /** Weights of the scoring; one place so the method can be read and tuned as a whole. */
@@ -113,8 +122,8 @@ export class Retriever {
     return this.model.datasources.map((d) => d.id);
   }
 
-  async rankDatasources(question: string): Promise<RankedDatasource[]> {
-    const s = await this.score(question);
+  async rankDatasources(question: string, options: EvidenceOptions = {}): Promise<RankedDatasource[]> {
+    const s = await this.score(question, options);
     return this.model.datasources
       .map((d) => ({ datasourceId: d.id, score: round(s.datasource[d.index] ?? 0) }))
       .sort((a, b) => b.score - a.score || a.datasourceId.localeCompare(b.datasourceId));
@@ -123,7 +132,7 @@ export class Retriever {
   /** Top tables and columns of one datasource (or POOLED), plus the tables and keys joining them. */
   async linkSchema(question: string, datasourceId: string, options: LinkOptions = {}): Promise<SchemaLink> {
     const k = { tables: options.tables ?? 5, columns: options.columns ?? 10 };
-    const s = await this.score(question);
+    const s = await this.score(question, options);
     const pooled = datasourceId === POOLED;
     const scope = pooled ? null : this.model.datasourceIndex(datasourceId);
     if (!pooled && scope === undefined) return { tables: [], columns: [], relationships: [] };
@@ -242,17 +251,21 @@ export class Retriever {
    */
   private readonly recent = new Map<string, Promise<Scores>>();
 
-  private score(question: string): Promise<Scores> {
-    const hit = this.recent.get(question);
+  private score(question: string, options: EvidenceOptions): Promise<Scores> {
+    const key = `${options.valueFilter?.scope ?? '*'}\u0000${question}`;
+    const hit = this.recent.get(key);
     if (hit) return hit;
-    const scores = this.computeScores(question);
-    this.recent.set(question, scores);
-    scores.catch(() => this.recent.delete(question));
+    const scores = this.computeScores(question, options.valueFilter?.accept ?? null);
+    this.recent.set(key, scores);
+    scores.catch(() => this.recent.delete(key));
     if (this.recent.size > RECENT_QUESTIONS) this.recent.delete(this.recent.keys().next().value ?? '');
     return scores;
   }
 
-  private async computeScores(question: string): Promise<Scores> {
+  private async computeScores(
+    question: string,
+    accept: ((m: ValueMatch) => boolean) | null,
+  ): Promise<Scores> {
     const m = this.model;
     const datasource = new Float64Array(m.datasources.length);
     const table = new Float64Array(m.tables.length);
@@ -261,12 +274,8 @@ export class Retriever {
     const terms = this.analyser.analyse(question);
     for (const q of terms) this.addTerm(q, datasource, table, column);
     this.addCoverage(terms, table, column);
-    this.addValueEvidence(
-      this.values.lookup(question, { perColumn: 3, limit: 60 }),
-      datasource,
-      table,
-      column,
-    );
+    const matches = this.values.lookup(question, { perColumn: 3, limit: 60 });
+    this.addValueEvidence(accept ? matches.filter(accept) : matches, datasource, table, column);
     // A question is about a coherent part of one datasource: its best table counts for the datasource,
     // which keeps a large schema from winning on scattered chance matches.
     for (const t of m.tables) bestTable[t.ds] = Math.max(bestTable[t.ds] ?? 0, table[t.index] ?? 0);

@@ -11,6 +11,8 @@ import { EngineError } from '../../errors';
 import { canReadDatasource } from '../../policy/rbac';
 import { AGENTS } from '../agents';
 import { routingCandidates } from '../routing';
+import type { EvidenceOptions } from '../../index/retriever';
+import { readableEvidence } from '../../policy/value-evidence';
 import type { RunContext } from '../run-context';
 import type { RunState } from '../run-state';
 import type { RunNode } from '../node';
@@ -73,7 +75,7 @@ export class DatasourceResolver implements RunNode {
       state.candidateDatasources = allowed;
       return;
     }
-    const ranked = await this.rankWithIndex(request.question, allowed);
+    const ranked = await this.rankWithIndex(request.question, allowed, readableEvidence(policies, roles));
     if (ranked) {
       state.candidateDatasources = ranked;
       ctx.reasoning.push({ node: 'datasource_resolver', method: 'index', ranking: ranked.slice(0, 3) });
@@ -82,10 +84,16 @@ export class DatasourceResolver implements RunNode {
     state.candidateDatasources = [await this.askModel(request.question, allowed, ctx)];
   }
 
-  private async rankWithIndex(question: string, allowed: string[]): Promise<string[] | null> {
+  private async rankWithIndex(
+    question: string,
+    allowed: string[],
+    evidence: EvidenceOptions,
+  ): Promise<string[] | null> {
     const index = this.index.live();
     if (!index) return null;
-    const ranked = (await index.rankDatasources(question)).filter((r) => allowed.includes(r.datasourceId));
+    const ranked = (await index.rankDatasources(question, evidence)).filter((r) =>
+      allowed.includes(r.datasourceId),
+    );
     // Only when the index covers every candidate: a datasource missing from it would never win.
     if (new Set(ranked.map((r) => r.datasourceId)).size < allowed.length) return null;
     return routingCandidates(ranked);

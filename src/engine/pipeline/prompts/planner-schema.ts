@@ -7,6 +7,7 @@
 import type { SchemaSnapshot } from '../../datasources/schema';
 import type { IndexService } from '../../index/index-service';
 import type { RolePolicies } from '../../policy/rbac';
+import { readableEvidence } from '../../policy/value-evidence';
 import { isLargeSchema, renderSchema } from './schema-prompt';
 import { valueHints } from './value-hints';
 
@@ -23,7 +24,10 @@ export interface PlannerSchemaInput {
 
 export async function plannerSchemaText(input: PlannerSchemaInput): Promise<string> {
   const { question, datasourceId, snapshot, index } = input;
-  const values = index ? valueHints(index.values(), question, datasourceId, snapshot) : null;
+  const evidence = readableEvidence(input.policies, input.roles);
+  const values = index
+    ? valueHints(index.values(), question, datasourceId, snapshot, evidence.valueFilter?.accept)
+    : null;
   const preferred = input.preferredTables ?? [];
   const base = {
     datasourceId,
@@ -33,7 +37,11 @@ export async function plannerSchemaText(input: PlannerSchemaInput): Promise<stri
     values: values?.hints.size ? values.hints : null,
   };
   if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
-  const link = await index.linkSchema(question, datasourceId, { tables: 8, columns: 30 });
+  const link = await index.linkSchema(question, datasourceId, {
+    tables: 8,
+    columns: 30,
+    ...evidence,
+  });
   if (!link.tables.length) return renderSchema(snapshot, base);
   const tables = new Set([
     ...link.tables.map((t) => t.table.toLowerCase()),

@@ -2,7 +2,8 @@
  * The value index's part of a planner prompt: per column of the snapshot, the stored values the
  * question names and the column's most frequent values. Keys are the schema prompt's
  * (lower-cased `table.column`); the index names tables as `schema.table` where there are schemas.
- * Which columns a role may read is the schema prompt's business: it shows no value of the others.
+ * The schema prompt shows no value of a column the role may not read; `accept` also keeps such a
+ * column's matches from pulling it into a large schema's linked part.
  */
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { tableKey } from '../../index/entries';
@@ -27,14 +28,17 @@ export function valueHints(
   question: string,
   datasourceId: string,
   snapshot: SchemaSnapshot,
+  /** Matches that may be shown and linked (the caller's readable columns); all when absent. */
+  accept?: (m: ValueMatch) => boolean,
 ): ValueHints {
   const byKey = new Map<string, string>();
   for (const t of snapshot.tables) byKey.set(tableKey(t), t.name);
-  const matches = values.lookup(question, {
+  const found = values.lookup(question, {
     datasourceIds: [datasourceId],
     perColumn: MATCHES_PER_COLUMN,
     limit: MATCHES_IN_ALL,
   });
+  const matches = accept ? found.filter(accept) : found;
   const matched = new Map<string, string[]>();
   for (const m of matches) {
     const name = byKey.get(m.table);
