@@ -5,6 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { OperatorEvents, type OperatorEvent } from '../../src/engine/events/operator-events';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
@@ -129,6 +130,28 @@ it('asks a question and pages its whole result', async () => {
   expect(missing).toMatchObject({ isError: true, structuredContent: { error_code: 'NOT_FOUND' } });
 });
 
+it('reports each finished step as progress when the call carries a progress token', async () => {
+  new PipelineModel(fake)
+    .single('shop')
+    .on('sql_draft', { json: { sql: 'SELECT COUNT(*) AS n FROM orders', unanswerable_reason: null } })
+    .on('answer', { text: 'Three orders.' });
+  const client = await connect('analyst');
+  const progress: { progress: number; message?: string }[] = [];
+  const answer = (await client.callTool(
+    { name: 'ask', arguments: { question: 'Count the rows of the orders table' } },
+    undefined,
+    {
+      onprogress: (p) => progress.push(p),
+    },
+  )) as ToolAnswer;
+  expect(answer.structuredContent.status).toBe('success');
+  const messages = progress.map((p) => p.message);
+  expect(messages).toEqual(
+    expect.arrayContaining(['ast_planner done', 'executor done', 'answer_synthesizer done']),
+  );
+  expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
+});
+
 it('runs a verified query by id with typed values and no model call', async () => {
   const client = await connect('analyst');
   const listed = (await call(client, 'list_verified_queries')).structuredContent.verified_queries;
@@ -157,6 +180,46 @@ it('runs a verified query by id with typed values and no model call', async () =
   expect(wrongType.structuredContent.message).toContain("parameter 'country' must be of type string, got 3");
   const unknown = await call(client, 'run_verified_query', { id: 'nope' });
   expect(unknown).toMatchObject({ isError: true, structuredContent: { error_code: 'NOT_FOUND' } });
+});
+
+it('cancels the run when the client disconnects: no model call after it', async () => {
+  new PipelineModel(fake)
+    .single('shop')
+    .on('sql_draft', {
+      json: { sql: 'SELECT COUNT(*) AS n FROM orders', unanswerable_reason: null },
+      delayMs: 400,
+    })
+    .on('answer', { text: 'Three orders.' });
+  const ended = new Promise<OperatorEvent>((resolve) => {
+    const sub = app.engine.get(OperatorEvents).subscribe((e) => {
+      if (e.name !== 'run.ended') return;
+      sub.unsubscribe();
+      resolve(e);
+    });
+  });
+  const abort = new AbortController();
+  const call = fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    signal: abort.signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'X-Roles': 'analyst',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'ask', arguments: { question: 'Tally every order row' } },
+    }),
+  }).then((r) => r.text());
+  // Leave once the planner's call is in flight.
+  while (!fake.requests.some((r) => r.body?.tools?.[0]?.function?.name === 'sql_draft'))
+    await new Promise((r) => setTimeout(r, 10));
+  abort.abort();
+  await expect(call).rejects.toThrow();
+  expect((await ended).data).toMatchObject({ status: 'cancelled' });
+  expect(fake.requests.map((r) => r.body?.tools?.[0]?.function?.name ?? 'answer')).toEqual(['sql_draft']);
 });
 
 it('takes roles from the same header as HTTP, and offers only POST', async () => {

@@ -1,7 +1,8 @@
 /**
  * The MCP endpoint, Streamable HTTP at `/mcp` on the service's own server. Stateless: each POST
  * gets its own MCP server and transport, built for the caller's roles (the same sources and the
- * same 401/403 as every other route), and answers with JSON; nothing is kept between requests, so
+ * same 401/403 as every other route), and answers on an event stream of its own (a tool's
+ * progress, then its result); nothing is kept between requests, so
  * any instance behind a load balancer can answer. GET (a server-to-client stream) and DELETE (a
  * session's end) need sessions and answer 405. A client that goes away cancels its run.
  */
@@ -43,10 +44,9 @@ export class McpController {
   async handle(@Req() req: RequestWithRoles, @Res() res: Response): Promise<void> {
     const caller = { roles: req.caller?.roles ?? [], userId: req.caller?.userId ?? null };
     const server = buildMcpServer(this.deps, caller, SERVICE_VERSION);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
+    // Each POST's answer is an event stream, so a tool's progress notifications reach the client
+    // before its result.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { lastValueFrom, Observable } from 'rxjs';
+import { lastValueFrom, Observable, tap } from 'rxjs';
 import { redact } from '../../config/redact';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
 import { EngineError, RunCancelledError } from '../errors';
@@ -80,8 +80,14 @@ export class RunService {
    * Runs a question to its answer. Pipeline failures are data in the response (status `error`);
    * this rejects only on a cancellation (RUN_CANCELLED) or an unexpected failure (INTERNAL_ERROR).
    */
-  async run(request: RunRequest, signal?: AbortSignal): Promise<QueryResponse> {
-    const last = await lastValueFrom(this.stream(request, { follow: false, signal }));
+  async run(
+    request: RunRequest,
+    signal?: AbortSignal,
+    /** Follows the run's events as they come (steps, answer deltas); without it only the end is built. */
+    onEvent?: (event: RunEvent) => void,
+  ): Promise<QueryResponse> {
+    const events = this.stream(request, { follow: onEvent !== undefined, signal });
+    const last = await lastValueFrom(onEvent ? events.pipe(tap(onEvent)) : events);
     if (last.name === 'run.finished') return (last.data as { result: QueryResponse }).result;
     const failed = last.data as { message: string; error_code: string };
     if (failed.error_code === 'RUN_CANCELLED') throw new RunCancelledError(failed.message);
@@ -97,7 +103,7 @@ export class RunService {
     id: string,
     params: Record<string, unknown>,
     caller: Caller,
-    options: { execute?: boolean; signal?: AbortSignal } = {},
+    options: { execute?: boolean; signal?: AbortSignal; onEvent?: (event: RunEvent) => void } = {},
   ): Promise<QueryResponse> {
     const vq = this.verified.get(id);
     if (!vq) {
@@ -119,6 +125,7 @@ export class RunService {
         verified: { id, params: params as Record<string, ParamValue> },
       },
       options.signal,
+      options.onEvent,
     );
   }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Caller, McpDeps } from '../deps';
 import { RUN_ANSWER_SHAPE, runAnswer } from '../run-answer';
+import { progressReporter } from '../progress';
 import { guarded } from '../tool-result';
 
 export function registerAsk(server: McpServer, deps: McpDeps, caller: Caller): void {
@@ -12,7 +13,8 @@ export function registerAsk(server: McpServer, deps: McpDeps, caller: Caller): v
       title: 'Ask a question of the databases',
       description:
         'Answers a question in plain words: finds the datasource, plans and validates a read-only query, runs it ' +
-        'and returns the answer, the SQL per sub-query and a sample of rows. Use get_result_page for whole results.',
+        'and returns the answer, the SQL per sub-query and a sample of rows. Use get_result_page for whole results. ' +
+        'Sends a progress notification per finished step when the call carries a progress token.',
       inputSchema: {
         question: z.string().trim().min(1).max(4000).describe('The question, in plain words'),
         datasource_id: z.string().optional().describe('Ask this datasource only (see list_datasources)'),
@@ -26,6 +28,7 @@ export function registerAsk(server: McpServer, deps: McpDeps, caller: Caller): v
           await deps.runs.run(
             { question, datasourceId: datasource_id ?? null, execute: execute ?? true, caller },
             extra.signal,
+            progressReporter(extra),
           ),
         ),
       ),

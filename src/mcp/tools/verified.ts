@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { canReadDatasource } from '../../engine/policy/rbac';
 import type { Caller, McpDeps } from '../deps';
 import { RUN_ANSWER_SHAPE, runAnswer } from '../run-answer';
+import { progressReporter } from '../progress';
 import { guarded, ok } from '../tool-result';
 
 export function registerVerifiedTools(server: McpServer, deps: McpDeps, caller: Caller): void {
@@ -84,7 +85,12 @@ export function registerVerifiedTools(server: McpServer, deps: McpDeps, caller: 
     },
     ({ id, params }, extra) =>
       guarded(async () =>
-        runAnswer(await deps.runs.runVerified(id, params ?? {}, caller, { signal: extra.signal })),
+        runAnswer(
+          await deps.runs.runVerified(id, params ?? {}, caller, {
+            signal: extra.signal,
+            onEvent: progressReporter(extra),
+          }),
+        ),
       ),
   );
 }
