@@ -79,4 +79,9 @@ it('keeps to the datasources asked and ranks exact matches first', () => {
 it('knows the most frequent values of a column', () => {
   expect(values.typical('geo', 'singer', 'country', 2)).toEqual(['United States', 'France']);
   expect(values.typical('geo', 'singer', 'nope', 2)).toEqual([]);
+  expect(values.isUnique('geo', 'singer', 'country')).toBe(false);
+  expect(values.isUnique('school', 'highschooler', 'name')).toBe(true);
+  // One value, or a column not indexed, says nothing of uniqueness.
+  expect(values.isUnique('geo', 'city', 'name')).toBe(false);
+  expect(values.isUnique('geo', 'singer', 'nope')).toBe(false);
 });

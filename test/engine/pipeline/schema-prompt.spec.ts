@@ -45,12 +45,15 @@ it('shows readable tables as DDL with samples, keys and row estimates', () => {
   expect(text).toContain(
     [
       'CREATE TABLE customers ( -- ~1200 rows',
-      '  id integer PRIMARY KEY, -- e.g. 1, 2',
+      // A numeric key shows no samples: ids say nothing.
+      '  id integer PRIMARY KEY,',
       "  email text -- e.g. 'ada@example.com'",
       ');',
     ].join('\n'),
   );
-  expect(text).toContain('  customer_id integer PRIMARY KEY REFERENCES customers(id), -- e.g. 1');
+  expect(text).toContain('  customer_id integer PRIMARY KEY REFERENCES customers(id),\n');
+  // A number shows one sample, for its format.
+  expect(text).toContain('  amount numeric NOT NULL -- e.g. 98000');
 });
 
 it('puts the values the question names before the typical ones, marked, and never for a denied column', () => {
@@ -62,6 +65,13 @@ it('puts the values the question names before the typical ones, marked, and neve
   ]);
   const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values });
   expect(text).toContain("  email text -- matches: 'o''hara@example.com'; e.g. 'bo@example.com'");
+  // A column whose stored values are all distinct shows one example, matches whole.
+  const unique = new Map([
+    ['customers.email', { matched: [], typical: ['bo@example.com', 'cy@example.com'], unique: true }],
+  ]);
+  expect(
+    renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values: unique }),
+  ).toContain("  email text -- e.g. 'bo@example.com'\n");
   const denied = renderSchema(snapshot, { datasourceId: 'shop', policies, roles: ['analyst'], values });
   expect(denied).not.toContain('hara@example.com');
   expect(denied).not.toContain('bo@example.com');

@@ -111,6 +111,12 @@ export class ValueIndex {
     return ids.slice(0, n).map((id) => this.values[id]!.value);
   }
 
+  /** Whether every value read of the column occurred once (e-mails, names, codes); false when not indexed. */
+  isUnique(datasourceId: string, table: string, column: string): boolean {
+    const ids = this.byColumn.get(columnKey(datasourceId, table, column));
+    return ids !== undefined && ids.length > 1 && (this.values[ids[0]!]?.frequency ?? 0) <= 1;
+  }
+
   /** Values of the question's words and phrases, best first. */
   lookup(question: string, options: LookupOptions = {}): ValueMatch[] {
     if (!this.values.length) return [];

@@ -31,6 +31,8 @@ export interface ColumnValueHints {
   readonly matched: readonly string[];
   /** The column's most frequent values; the snapshot's samples when empty. */
   readonly typical?: readonly string[];
+  /** Every stored value of the column is distinct (one example shows the format). */
+  readonly unique?: boolean;
 }
 
 /**
@@ -111,7 +113,11 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     let comment = '';
     if (!colReadable && readable) comment = '[not readable by your role]';
     if (colReadable)
-      comment = valueComment(c, opts.values?.get(`${t.name}.${c.name}`.toLowerCase()), samples);
+      comment = valueComment(
+        c,
+        opts.values?.get(`${t.name}.${c.name}`.toLowerCase()),
+        sampleBudget(c, samples, c.name === singlePk || t.primaryKey.includes(c.name) || ref !== undefined),
+      );
     lines.push({ text: parts.join(' '), comment });
   }
   if (t.primaryKey.length > 1)
@@ -125,6 +131,17 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
   return [head, ...body, ');'].join('\n');
 }
 
+/**
+ * How many typical values a column shows. A question names text values, so a text column shows
+ * `samples`; a number, date or flag shows one (its format); a numeric key none (ids say nothing);
+ * a text column whose stored values are all distinct (e-mails, phone numbers) one. Matches are
+ * never cut.
+ */
+function sampleBudget(c: ColumnInfo, samples: number, isKey: boolean): number {
+  if (c.kind === 'text' || c.kind === 'other') return samples;
+  return isKey ? 0 : Math.min(samples, 1);
+}
+
 /** Values the question names first (as stored), then a few typical ones; each spelled as SQL writes it. */
 function valueComment(c: ColumnInfo, hints: ColumnValueHints | undefined, samples: number): string {
   const matched = hints?.matched ?? [];
@@ -133,7 +150,8 @@ function valueComment(c: ColumnInfo, hints: ColumnValueHints | undefined, sample
   );
   const out: string[] = [];
   if (matched.length) out.push(`matches: ${matched.map(sqlLiteral).join(', ')}`);
-  if (samples > 0 && typical.length) out.push(`e.g. ${typical.slice(0, samples).map(sqlLiteral).join(', ')}`);
+  const shown = hints?.unique ? Math.min(samples, 1) : samples;
+  if (shown > 0 && typical.length) out.push(`e.g. ${typical.slice(0, shown).map(sqlLiteral).join(', ')}`);
   return out.join('; ');
 }
 

@@ -53,7 +53,8 @@ export function valueHints(
       const key = `${t.name}.${c.name}`.toLowerCase();
       const typical = values.typical(datasourceId, tableKey(t), c.name, TYPICAL_PER_COLUMN);
       const m = matched.get(key) ?? [];
-      if (m.length || typical.length) hints.set(key, { matched: m, typical });
+      const unique = values.isUnique(datasourceId, tableKey(t), c.name);
+      if (m.length || typical.length) hints.set(key, { matched: m, typical, unique });
     }
   }
   return { hints, matchedColumns: new Set(matched.keys()), matches };
