@@ -9,6 +9,7 @@ import { LlmSectionSchema, type AgentOverride, type LlmSection } from '../../con
 import { validateStrict } from '../../config/strict-validate';
 import { LlmError } from './errors';
 import type { ConfigPriceRow } from './prices';
+import { ollamaKeyProblems, ollamaSettings, type OllamaSettings } from './providers/ollama/settings';
 import type { StructuredMethod } from './providers/provider';
 import type { ProviderRegistry } from './providers/registry';
 
@@ -48,6 +49,8 @@ export interface AgentSpec {
   readonly headers: Readonly<Record<string, string>>;
   /** The agent sets nothing of its own and runs on the default agent's settings. */
   readonly inherited: boolean;
+  /** Provider `ollama` only: wire, context cap, keep_alive (defaults applied). */
+  readonly ollama: OllamaSettings | null;
 }
 
 export interface LlmSectionSpec {
@@ -118,13 +121,19 @@ export function parseLlmSection(
         message: `provider '${merged.provider}' needs base_url (the server's endpoint, e.g. http://127.0.0.1:8080/v1)`,
       });
     }
-    specs.push({ ...spec, provider: canonical });
+    const ollama = canonical === 'ollama' ? ollamaSettings(merged, String(merged.provider)) : null;
+    problems.push(...ollamaKeyProblems(override, canonical, ollama, path));
+    specs.push({ ...spec, provider: canonical, ollama });
   }
   if (problems.length) throw new ConfigError(problems, source);
   return { agents: specs, defaultAgent: defaultName, prices };
 }
 
-function toSpec(name: string, s: AgentOverride, inherited: boolean): Mutable<AgentSpec, 'temperature'> {
+function toSpec(
+  name: string,
+  s: AgentOverride,
+  inherited: boolean,
+): Mutable<Omit<AgentSpec, 'ollama'>, 'temperature'> {
   return {
     name,
     provider: String(s.provider),
