@@ -24,9 +24,11 @@ export const DEFAULT_PARSE_RETRIES = 1;
 /**
  * The llm section used when the config has none: a local ollama server, which needs no key, so
  * the engine builds with no network and no secret. Nothing is called until a question is asked;
- * then an absent server answers PROVIDER_UNAVAILABLE naming the endpoint.
+ * then an absent server answers PROVIDER_UNAVAILABLE naming the endpoint. The model is the one
+ * config/embedded-default.yaml names: a small code model that runs on a laptop's CPU, answering
+ * under Ollama's JSON-schema decoding on the native wire (README, The llm section).
  */
-export const DEFAULT_LLM_SECTION: LlmSection = { provider: 'ollama', model: 'llama3.1:8b' };
+export const DEFAULT_LLM_SECTION: LlmSection = { provider: 'ollama', model: 'qwen2.5-coder:3b' };
 
 /** One agent's effective settings (default merged with its override); secrets still unresolved. */
 export interface AgentSpec {
