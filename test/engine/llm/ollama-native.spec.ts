@@ -153,6 +153,14 @@ describe('a structured step', () => {
         function: { name: 'answer', description: 'Answer as answer', parameters: ASK.schema },
       },
     ]);
+    // Streamed (a structured call given onDelta): the tool call comes on the last line, whole.
+    fake.reply({ json: { answer: 8 } });
+    const pieces: string[] = [];
+    expect((await set.structured('tools', ASK, { onDelta: (p) => pieces.push(p) })).value).toEqual({
+      answer: 8,
+    });
+    expect(fake.requests[2]?.stream).toBe(true);
+    expect(pieces).toEqual(['{"answer":8}']);
     service.release(set);
     await service.close();
   });

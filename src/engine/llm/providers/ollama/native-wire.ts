@@ -169,15 +169,7 @@ export class OllamaNativeClient extends WireClient<OllamaChatBody> {
     const args = answer.message?.tool_calls?.[0]?.function?.arguments;
     const usage = usageOf(answer);
     const model = answer.model || this.agent.model;
-    if (args !== undefined) {
-      const decoded = typeof args === 'string' ? parseOrKeep(args) : args;
-      return {
-        text: typeof args === 'string' ? args : JSON.stringify(args),
-        toolArguments: decoded,
-        usage,
-        model,
-      };
-    }
+    if (args !== undefined) return { ...toolAnswer(args), usage, model };
     return { text: answer.message?.content ?? '', usage, model };
   }
 
@@ -211,8 +203,8 @@ export class OllamaNativeClient extends WireClient<OllamaChatBody> {
       }
       const args = chunk.message?.tool_calls?.[0]?.function?.arguments;
       if (args !== undefined) {
-        toolArgs = typeof args === 'string' ? parseOrKeep(args) : args;
-        request.onDelta?.(typeof args === 'string' ? args : JSON.stringify(args));
+        toolArgs = args;
+        request.onDelta?.(toolAnswer(args).text);
       }
       if (chunk.done) {
         done = true;
@@ -220,8 +212,7 @@ export class OllamaNativeClient extends WireClient<OllamaChatBody> {
       }
     }
     if (!done) throw this.cutShortError(request);
-    if (toolArgs !== undefined)
-      return { text: JSON.stringify(toolArgs), toolArguments: toolArgs, usage, model };
+    if (toolArgs !== undefined) return { ...toolAnswer(toolArgs), usage, model };
     return { text, usage, model };
   }
 
@@ -317,12 +308,12 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
-function parseOrKeep(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+/**
+ * A tool call's arguments as the answer: Ollama sends an object, already decoded; a server that
+ * sends a string instead gets it parsed as any text answer is (structured.ts), fences and all.
+ */
+function toolAnswer(args: unknown): Pick<ModelResponse, 'text' | 'toolArguments'> {
+  return typeof args === 'string' ? { text: args } : { text: JSON.stringify(args), toolArguments: args };
 }
 
 function retryable(status: number): boolean {
