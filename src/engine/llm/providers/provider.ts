@@ -100,7 +100,7 @@ export interface ProviderDefinition {
   readonly label: string;
   /** Standard key variable; null for a provider needing no key. */
   readonly keyVariable: string | null;
-  /** Without a key a placeholder is sent (openai_compatible, ollama). */
+  /** Without a key a placeholder is sent (openai_compatible, ollama on the OpenAI wire; the native wire sends none). */
   readonly placeholderKey: string | null;
   readonly defaultBaseUrl: string | null;
   readonly baseUrlRequired: boolean;
