@@ -19,9 +19,9 @@ import type { EngineOptions } from './engine/engine-config';
 import { EngineModule } from './engine/engine.module';
 import type { RunEvent } from './engine/events/run-events';
 import { NestLogBridge } from './engine/logging/nest-log-bridge';
-import { RunService } from './engine/pipeline/run-service';
-import type { RunRequest } from './engine/pipeline/run-state';
-import type { QueryResponse } from './engine/pipeline/query-response';
+import { RunService } from './engine/run/run-service';
+import type { RunRequest } from './engine/run/run-state';
+import type { QueryResponse } from './engine/run/query-response';
 
 /** A running engine: ask questions, follow runs, reach any engine service; close when done. */
 export interface Engine {

@@ -14,10 +14,10 @@ import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
 import { getLogger } from '../../engine/logging/logger';
 import { ResultsService } from '../../engine/admin/results.service';
 import { DatasourceRegistry } from '../../engine/datasources/registry';
-import { RunService } from '../../engine/pipeline/run-service';
-import { VerifiedQueries } from '../../engine/pipeline/verified-queries';
-import type { McpDeps } from '../../mcp/deps';
-import { buildMcpServer } from '../../mcp/mcp-server';
+import { RunService } from '../../engine/run/run-service';
+import { VerifiedQueries } from '../../engine/verified/verified-queries';
+import type { McpDeps } from './deps';
+import { buildMcpServer } from './mcp-server';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';
 import { SERVICE_VERSION } from '../../version';
 

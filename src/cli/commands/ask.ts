@@ -3,7 +3,7 @@
  * pipeline; prints the answer, the SQL of each sub-query and its rows as a table (or, with --json,
  * the API's response body). Exit 1 when the run ends in error.
  */
-import type { QueryResponse } from '../../engine/pipeline/query-response';
+import type { QueryResponse } from '../../engine/run/query-response';
 import { commandRoles, engineFromConfig, reportFailure } from '../engine-from-config';
 import { UsageError, type CommandIo, type CommandOptions } from '../io';
 import { sendLogsToStderr } from '../../engine/logging/logger';

@@ -6,8 +6,8 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { sendLogsToStderr } from '../../engine/logging/logger';
-import { mcpDeps } from '../../mcp/deps';
-import { buildMcpServer } from '../../mcp/mcp-server';
+import { mcpDeps } from '../../api/mcp/deps';
+import { buildMcpServer } from '../../api/mcp/mcp-server';
 import { SERVICE_VERSION } from '../../version';
 import { commandRoles, engineFromConfig, reportFailure } from '../engine-from-config';
 import { KEEPS_RUNNING, UsageError, type CommandIo, type CommandOptions } from '../io';

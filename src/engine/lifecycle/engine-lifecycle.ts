@@ -16,9 +16,9 @@ import { SchemaIndex } from '../index/schema-index';
 import { LlmService } from '../llm/llm-service';
 import { probeAgents } from '../llm/reachability';
 import { getLogger } from '../logging/logger';
-import { VerifiedQueries } from '../pipeline/verified-queries';
+import { VerifiedQueries } from '../verified/verified-queries';
 import { ResultStore } from '../storage/result-store';
-import { EngineState } from './engine-state';
+import { EngineState } from '../run/engine-state';
 import { ModelReachability } from './model-reachability';
 import { RetentionService } from './retention.service';
 

@@ -1,0 +1,11 @@
+import { EngineError, type ErrorCode } from './';
+
+/** A plan or its SQL failed in a way the planner may repair: the refiner retries with `problems`. */
+export class PlanRejectedError extends EngineError {
+  constructor(
+    code: ErrorCode,
+    readonly problems: readonly string[],
+  ) {
+    super(code, problems.join('; '));
+  }
+}
