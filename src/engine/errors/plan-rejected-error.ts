@@ -1,4 +1,5 @@
-import { EngineError, type ErrorCode } from './';
+import { EngineError } from './engine-error';
+import type { ErrorCode } from './error-code';
 
 /** A plan or its SQL failed in a way the planner may repair: the refiner retries with `problems`. */
 export class PlanRejectedError extends EngineError {
@@ -7,5 +8,6 @@ export class PlanRejectedError extends EngineError {
     readonly problems: readonly string[],
   ) {
     super(code, problems.join('; '));
+    this.name = 'PlanRejectedError';
   }
 }

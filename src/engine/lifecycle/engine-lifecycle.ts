@@ -10,7 +10,7 @@ import { IndexAdmin } from '../admin/index-admin.service';
 import { DATASOURCE_PREPARERS, type DatasourcePreparer } from '../datasources/preparer';
 import { DatasourceRegistry } from '../datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
-import { EngineError } from '../errors';
+import { EngineNotReadyError, type DatasourceCheck } from '../errors';
 import { OperatorEvents } from '../events/operator-events';
 import { SchemaIndex } from '../index/schema-index';
 import { LlmService } from '../llm/llm-service';
@@ -21,23 +21,6 @@ import { ResultStore } from '../storage/result-store';
 import { EngineState } from '../run/engine-state';
 import { ModelReachability } from './model-reachability';
 import { RetentionService } from './retention.service';
-
-export interface DatasourceCheck {
-  readonly datasource_id: string;
-  readonly status: string;
-  readonly required: boolean;
-  readonly reason: string | null;
-}
-
-export class EngineNotReadyError extends EngineError {
-  constructor(
-    message: string,
-    readonly checks: readonly DatasourceCheck[],
-  ) {
-    super('ENGINE_NOT_READY', message, { checks });
-    this.name = 'EngineNotReadyError';
-  }
-}
 
 @Injectable()
 export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -3,7 +3,7 @@
  * (`settings.pipeline.max_model_calls`, `max_cost_usd`); after it, it records the call in the
  * run's usage and tells operators (never the caller's stream) that a model was called.
  */
-import { EngineError, RunCancelledError } from '../errors';
+import { RunCancelledError, RunLimitError } from '../errors';
 import type { OperatorEvents } from '../events/operator-events';
 import type { RunEventEmitter } from '../events/run-events';
 import { questionUsage, type CallRecord, type QuestionUsage } from '../llm/usage';
@@ -15,8 +15,6 @@ export interface ModelLimits {
   readonly maxModelCalls: number;
   readonly maxCostUsd: number | null;
 }
-
-export class RunLimitError extends EngineError {}
 
 export class ModelGateway {
   private readonly calls: CallRecord[] = [];

@@ -6,7 +6,7 @@
  * cancellation. Nodes are providers; this class only orders them.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineError, RunCancelledError } from '../errors';
+import { EngineError, PlanRejectedError, RefusalError, RunCancelledError } from '../errors';
 import { LlmError } from '../llm/errors';
 import { roleScope } from '../policy/rbac';
 import { HookRunner } from '../policy/hooks';
@@ -14,12 +14,11 @@ import { DatasourceRegistry } from '../datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
 import { AnswerSynthesizer } from './nodes/answer-synthesizer';
 import { AstPlanner } from './nodes/ast-planner';
-import { DatasourceResolver, RefusalError } from './nodes/datasource-resolver';
+import { DatasourceResolver } from './nodes/datasource-resolver';
 import { Decomposer } from './nodes/decomposer';
 import { Executor } from './nodes/executor';
 import { Generator } from './nodes/generator';
 import { LogicalValidator } from './nodes/logical-validator';
-import { PlanRejectedError } from '../errors/plan-rejected-error';
 import { VerifiedResolver } from './nodes/verified-resolver';
 import { PlanCache, type PlanCacheKey } from './plan-cache';
 import type { RunContext } from './run-context';

@@ -13,7 +13,7 @@ import { DatasourceRegistry } from '../../datasources/registry';
 import { SchemaIndex } from '../../index/schema-index';
 import { VerifiedQueries } from '../../verified/verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
-import { EngineError } from '../../errors';
+import { EngineError, PlanRejectedError, RefusalError } from '../../errors';
 import { compilePlan, importSql, PlanError } from '../../plan';
 import { roleScope } from '../../policy/rbac';
 import { similarExamples, type ExampleCandidate } from './planner-examples';
@@ -38,8 +38,6 @@ import { plannerSchemaText } from '../prompts/planner-schema';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
-import { RefusalError } from './datasource-resolver';
-import { PlanRejectedError } from '../../errors/plan-rejected-error';
 import { walkPlanParams } from '../../verified/plan-params';
 
 /** Recent cached runs weighed as examples per question. */

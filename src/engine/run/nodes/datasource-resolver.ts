@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
 import { DatasourceRegistry } from '../../datasources/registry';
 import { SchemaIndex } from '../../index/schema-index';
-import { EngineError } from '../../errors';
+import { RefusalError } from '../../errors';
 import { canReadDatasource } from '../../policy/rbac';
 import { AGENTS } from '../agents';
 import { routingCandidates } from './routing';
@@ -29,8 +29,6 @@ export const ROUTE_SCHEMA = {
     reason: { type: 'string', description: 'One sentence: why this datasource, or why none' },
   },
 };
-
-export class RefusalError extends EngineError {}
 
 @Injectable()
 export class DatasourceResolver implements RunNode {

@@ -13,7 +13,7 @@ import type { Cell, ResultBatch, ResultColumn } from '../../datasources/adapter'
 import type { RunContext } from '../run-context';
 import type { SubQueryAttempt } from '../run-state';
 import type { SubQueryNode } from '../node';
-import { PlanRejectedError } from '../../errors/plan-rejected-error';
+import { PlanRejectedError } from '../../errors';
 
 @Injectable()
 export class Executor implements SubQueryNode {

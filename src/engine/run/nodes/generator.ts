@@ -8,7 +8,7 @@ import { rowCapOf } from '../../../config/defaults';
 import { compilePlan, PlanError } from '../../plan';
 import type { SubQueryAttempt } from '../run-state';
 import type { SubQueryNode } from '../node';
-import { PlanRejectedError } from '../../errors/plan-rejected-error';
+import { PlanRejectedError } from '../../errors';
 
 @Injectable()
 export class Generator implements SubQueryNode {

@@ -5,13 +5,11 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
-import { isErrorCode, type ErrorCode } from '../../errors';
+import { isErrorCode, PlanRejectedError, RefusalError, type ErrorCode } from '../../errors';
 import { REFUSAL_CODES, validatePlan, type PlanProblem } from '../../plan';
 import type { RunContext } from '../run-context';
 import type { SubQueryAttempt } from '../run-state';
 import type { SubQueryNode } from '../node';
-import { RefusalError } from './datasource-resolver';
-import { PlanRejectedError } from '../../errors/plan-rejected-error';
 
 @Injectable()
 export class LogicalValidator implements SubQueryNode {
