@@ -11,6 +11,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Response } from 'express';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
+import { EngineError } from '../../engine/errors';
 import { getLogger } from '../../engine/logging/logger';
 import { ResultsService } from '../../engine/admin/results.service';
 import { DatasourceRegistry } from '../../engine/datasources/registry';
@@ -67,11 +68,11 @@ export class McpController {
   }
 
   @All()
-  other(@Res() res: Response): void {
-    res.status(405).setHeader('Allow', 'POST').json({
-      detail:
-        'this MCP endpoint is stateless: POST JSON-RPC messages; GET streams and DELETE sessions are not offered',
-      error_code: 'METHOD_NOT_ALLOWED',
-    });
+  other(@Res() res: Response): never {
+    res.setHeader('Allow', 'POST');
+    throw new EngineError(
+      'METHOD_NOT_ALLOWED',
+      'this MCP endpoint is stateless: POST JSON-RPC messages; GET streams and DELETE sessions are not offered',
+    );
   }
 }
