@@ -11,7 +11,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Response } from 'express';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
-import { EngineError } from '../../engine/errors';
+import { EngineError, INTERNAL_DETAIL } from '../../engine/errors';
 import { getLogger } from '../../engine/logging/logger';
 import { ResultsService } from '../../engine/admin/results.service';
 import { DatasourceRegistry } from '../../engine/datasources/registry';
@@ -60,7 +60,7 @@ export class McpController {
       if (!res.headersSent) {
         res.status(500).json({
           jsonrpc: '2.0',
-          error: { code: -32603, message: 'internal error; the server log has the details' },
+          error: { code: -32603, message: INTERNAL_DETAIL },
           id: null,
         });
       }

@@ -3,7 +3,7 @@
  * failure is a tool error (`isError`) that carries the service's `error_code`, never a stack.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { EngineError, isErrorCode } from '../../engine/errors';
+import { isErrorCode, type ErrorCode } from '../../engine/errors';
 import { redact } from '../../config/redact';
 import { getLogger } from '../../engine/logging/logger';
 
@@ -13,7 +13,7 @@ export function ok(structured: Record<string, unknown>, text: string): CallToolR
   return { structuredContent: structured, content: [{ type: 'text', text }] };
 }
 
-export function toolError(code: string, message: string): CallToolResult {
+export function toolError(code: ErrorCode, message: string): CallToolResult {
   return {
     isError: true,
     structuredContent: { error_code: code, message },
@@ -26,10 +26,8 @@ export async function guarded(body: () => Promise<CallToolResult>): Promise<Call
   try {
     return await body();
   } catch (err) {
-    const code = (err as { code?: unknown })?.code;
-    if (err instanceof EngineError || isErrorCode(code)) {
-      return toolError(String(code), redact(err instanceof Error ? err.message : String(err)));
-    }
+    const code = (err as { code?: unknown } | null)?.code;
+    if (err instanceof Error && isErrorCode(code)) return toolError(code, redact(err.message));
     log.error('MCP tool failed unexpectedly', {
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });

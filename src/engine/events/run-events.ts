@@ -4,6 +4,7 @@
  * operator-only (policy denials, hook decisions, model calls) is ever emitted here.
  */
 import { redact } from '../../config/redact';
+import type { ErrorCode } from '../errors';
 
 export interface RunEventMap {
   'run.started': {
@@ -31,7 +32,12 @@ export interface RunEventMap {
     node: string;
   };
   'run.finished': { status: string; duration_s: number; result: unknown; [k: string]: unknown };
-  'run.failed': { message: string; error_code: string; user_id?: string | null; roles?: readonly string[] };
+  'run.failed': {
+    message: string;
+    error_code: ErrorCode;
+    user_id?: string | null;
+    roles?: readonly string[];
+  };
 }
 
 export type RunEventName = keyof RunEventMap;

@@ -6,7 +6,15 @@
  * cancellation. Nodes are providers; this class only orders them.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { EngineError, PlanRejectedError, RefusalError, RunCancelledError } from '../errors';
+import {
+  EngineError,
+  INTERNAL_DETAIL,
+  isErrorCode,
+  PlanRejectedError,
+  RefusalError,
+  RunCancelledError,
+  type ErrorCode,
+} from '../errors';
 import { LlmError } from '../llm/errors';
 import { roleScope } from '../policy/rbac';
 import { HookRunner } from '../policy/hooks';
@@ -75,8 +83,9 @@ export class Pipeline {
       for (const name of TOPOLOGY.before) await this.step(name, this.nodes[name], state, null, ctx);
       await Promise.all(state.subQueries.map((sq) => this.runSubQuery(sq, state, ctx)));
     } catch (err) {
-      if (isCancellation(err, ctx)) throw asCancellation(err);
-      recordFailure(err, currentNode(err, 'pipeline'), null, ctx);
+      const failed = failureOf(err, 'pipeline');
+      if (isCancellation(failed.cause, ctx)) throw asCancellation(failed.cause);
+      recordFailure(failed, null, ctx);
       return;
     }
     state.manifest = manifestOf(state);
@@ -85,8 +94,9 @@ export class Pipeline {
       try {
         await this.step(name, this.nodes[name], state, null, ctx);
       } catch (err) {
-        if (isCancellation(err, ctx)) throw asCancellation(err);
-        recordFailure(err, name, null, ctx);
+        const failed = failureOf(err, name);
+        if (isCancellation(failed.cause, ctx)) throw asCancellation(failed.cause);
+        recordFailure(failed, null, ctx);
       }
     }
   }
@@ -100,7 +110,11 @@ export class Pipeline {
     ctx: RunContext,
   ): Promise<void> {
     if (node.applies && !node.applies(state)) return;
-    await ctx.step(name, subQueryId, () => node.run(state, ctx));
+    try {
+      await ctx.step(name, subQueryId, () => node.run(state, ctx));
+    } catch (err) {
+      throw new StepFailed(name, err);
+    }
   }
 
   /** One sub-query: hook, then attempts until one succeeds, a refusal, or the retries run out. */
@@ -133,22 +147,25 @@ export class Pipeline {
         sq.errorCode = null;
         return;
       } catch (err) {
-        if (isCancellation(err, ctx)) throw asCancellation(err);
-        const retryable = err instanceof PlanRejectedError && sq.planSource !== 'verified';
+        // A failure before the first step (the datasource could not be opened) is the planner's.
+        const failed = failureOf(err, 'ast_planner');
+        const { cause } = failed;
+        if (isCancellation(cause, ctx)) throw asCancellation(cause);
+        const retryable = cause instanceof PlanRejectedError && sq.planSource !== 'verified';
         if (retryable && attempt < maxRetries) {
-          previous = { plan: sq.plan, draft: sq.draftSql, problems: [...err.problems] };
+          previous = { plan: sq.plan, draft: sq.draftSql, problems: [...cause.problems] };
           ctx.reasoning.push({
             node: 'refiner',
             sub_query_id: sq.id,
             attempt: attempt + 1,
-            problems: err.problems,
+            problems: cause.problems,
           });
           resetAttempt(sq);
           continue;
         }
         sq.status = 'error';
-        sq.errorCode = (err as { code?: string }).code ?? 'INTERNAL_ERROR';
-        recordFailure(err, currentNode(err, 'ast_planner'), sq.id, ctx);
+        sq.errorCode = errorCodeOf(cause);
+        recordFailure(failed, sq.id, ctx);
         return;
       }
     }
@@ -190,9 +207,25 @@ function asCancellation(err: unknown): RunCancelledError {
   return err instanceof RunCancelledError ? err : new RunCancelledError();
 }
 
-function currentNode(err: unknown, fallback: string): string {
-  const node = (err as { node?: unknown })?.node;
-  return typeof node === 'string' ? node : fallback;
+/** A step's failure as the loop saw it: which step, and what it threw. */
+class StepFailed extends Error {
+  constructor(
+    readonly node: NodeName,
+    override readonly cause: unknown,
+  ) {
+    super(`step ${node} failed`);
+  }
+}
+
+/** What failed and where: the step that threw, or `fallback` for a failure outside every step. */
+function failureOf(err: unknown, fallback: string): { node: string; cause: unknown } {
+  return err instanceof StepFailed ? { node: err.node, cause: err.cause } : { node: fallback, cause: err };
+}
+
+/** The code a failure reports: its own when it has one of the closed list, else INTERNAL_ERROR. */
+function errorCodeOf(err: unknown): ErrorCode {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && isErrorCode(code) ? code : 'INTERNAL_ERROR';
 }
 
 /** A retry starts from the question again; the rejected plan travels only as feedback. */
@@ -210,7 +243,11 @@ function resetAttempt(sq: SubQueryState): void {
   sq.validation = [];
 }
 
-function recordFailure(err: unknown, node: string, subQueryId: string | null, ctx: RunContext): void {
+function recordFailure(
+  { node, cause: err }: { node: string; cause: unknown },
+  subQueryId: string | null,
+  ctx: RunContext,
+): void {
   if (err instanceof LlmError) {
     ctx.errors.push({ ...err.toErrorEntry(node), sub_query_id: subQueryId });
     return;
@@ -222,7 +259,7 @@ function recordFailure(err: unknown, node: string, subQueryId: string | null, ct
   // An unexpected failure: a generic entry for the caller, the details for the server log.
   ctx.error({
     node,
-    message: 'internal error; the server log has the details',
+    message: INTERNAL_DETAIL,
     error_code: 'INTERNAL_ERROR',
     sub_query_id: subQueryId,
   });

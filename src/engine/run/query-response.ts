@@ -2,6 +2,7 @@
  * The run result in the spec's wire shapes (section 2). `/api/v1/query` returns exactly this, and
  * `run.finished` carries it as `result`, so the HTTP response cannot drift from the engine's result.
  */
+import type { ErrorCode } from '../errors';
 import type { ArtifactRef } from '../storage/result-store';
 import type { CallRecord, QuestionUsage } from '../llm/usage';
 
@@ -40,7 +41,7 @@ export interface SubQueryResponse {
 export interface PipelineErrorEntry {
   node: string;
   message: string;
-  error_code: string;
+  error_code: ErrorCode;
   severity: 'ERROR' | 'WARNING';
   provider: string | null;
   provider_response: unknown;

@@ -44,10 +44,6 @@ export class RunContext {
       const out = await body();
       ok = true;
       return out;
-    } catch (err) {
-      // The first step an error passes through is where it happened: its `errors[]` entry says so.
-      if (err && typeof err === 'object' && !('node' in err)) Object.assign(err, { node });
-      throw err;
     } finally {
       const seconds = (performance.now() - t0) / 1000;
       this.timings[node] = round((this.timings[node] ?? 0) + seconds);

@@ -3,6 +3,7 @@
  * Nodes read and write this state; the pipeline turns it into the wire QueryResponse at the end.
  */
 import type { SchemaSnapshot } from '../datasources/schema';
+import type { ErrorCode } from '../errors';
 import type { Query } from '../plan/types';
 import type {
   ArtifactRef,
@@ -67,7 +68,7 @@ export interface SubQueryState {
   /** The verified query's parameter values, when one answers (bound by the generator). */
   verifiedParams: Readonly<Record<string, ParamValue>> | null;
   /** The last error of this sub-query, if it ended in error. */
-  errorCode: string | null;
+  errorCode: ErrorCode | null;
 }
 
 export function newSubQuery(id: string, intent: string, datasourceId: string): SubQueryState {

@@ -11,7 +11,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { lastValueFrom, toArray } from 'rxjs';
 import { parseConfig } from '../../../src/config/loader';
 import { EngineModule } from '../../../src/engine/engine.module';
-import { RunCancelledError } from '../../../src/engine/errors';
+import { RefusalError, RunCancelledError } from '../../../src/engine/errors';
 import { OperatorEvents, type OperatorEvent } from '../../../src/engine/events/operator-events';
 import type { RunEvent } from '../../../src/engine/events/run-events';
 import type { RunNode, SubQueryNode } from '../../../src/engine/run/node';
@@ -166,6 +166,23 @@ it('reports the last problem when the retries run out', async () => {
   expect(result.status).toBe('error');
   expect(result.errors[0]).toMatchObject({ error_code: 'UNKNOWN_COLUMN', sub_query_id: 'sq1' });
   expect(planner.seen).toHaveLength(2);
+});
+
+it('names the step that failed in errors[], from the loop, without writing on the error', async () => {
+  const runs = await start([]);
+  const refusal = new RefusalError('QUESTION_UNANSWERABLE', 'nothing here answers that');
+  planner.onRun = () => {
+    throw refusal;
+  };
+  const result = await runs.run(request('What is the meaning of life?'));
+  expect(result.errors).toEqual([
+    expect.objectContaining({
+      node: 'ast_planner',
+      error_code: 'QUESTION_UNANSWERABLE',
+      sub_query_id: 'sq1',
+    }),
+  ]);
+  expect(refusal).not.toHaveProperty('node');
 });
 
 it('stops before the next step once the run is cancelled, and run() rejects with RUN_CANCELLED', async () => {
