@@ -20,7 +20,7 @@ export function progressReporter(extra: ProgressExtra): ((event: RunEvent) => vo
   let steps = 0;
   return (event) => {
     if (event.name !== 'node.finished') return;
-    const { node, ok } = event.data as { node: string; ok: boolean };
+    const { node, ok } = event.data;
     steps++;
     // A lost notification must not fail the run: the answer still comes.
     extra

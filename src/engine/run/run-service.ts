@@ -10,7 +10,7 @@ import { lastValueFrom, Observable, tap } from 'rxjs';
 import { redact } from '../../config/redact';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
 import { EngineError, RunCancelledError } from '../errors';
-import { OperatorEvents } from '../events/operator-events';
+import { OperatorEvents, type OperatorEventMap } from '../events/operator-events';
 import { RunEventEmitter, type RunEvent } from '../events/run-events';
 import { LlmService } from '../llm/llm-service';
 import { getLogger } from '../logging/logger';
@@ -88,10 +88,11 @@ export class RunService {
   ): Promise<QueryResponse> {
     const events = this.stream(request, { follow: onEvent !== undefined, signal });
     const last = await lastValueFrom(onEvent ? events.pipe(tap(onEvent)) : events);
-    if (last.name === 'run.finished') return (last.data as { result: QueryResponse }).result;
-    const failed = last.data as { message: string; error_code: string };
-    if (failed.error_code === 'RUN_CANCELLED') throw new RunCancelledError(failed.message);
-    throw new EngineError('INTERNAL_ERROR', failed.message);
+    if (last.name === 'run.finished') return last.data.result;
+    if (last.name === 'run.failed' && last.data.error_code === 'RUN_CANCELLED')
+      throw new RunCancelledError(last.data.message);
+    // The Observable completes after its terminal event and never before, so this is run.failed.
+    throw new EngineError('INTERNAL_ERROR', last.name === 'run.failed' ? last.data.message : last.name);
   }
 
   /**
@@ -180,7 +181,7 @@ export class RunService {
     );
     const ctx = new RunContext(traceId, tenant, emitter, this.operator, gateway, signal);
     const state = newRunState(request);
-    let ended: { status: string; source: string | null } = { status: 'failed', source: null };
+    let ended: Pick<OperatorEventMap['run.ended'], 'status' | 'source'> = { status: 'failed', source: null };
     try {
       await this.pipeline.run(state, ctx);
       for (const failure of ctx.internalFailures) {
