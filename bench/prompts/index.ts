@@ -32,8 +32,8 @@ import { routingCandidates } from '../../src/engine/run/nodes/routing';
 import { loadSpider } from '../support/spider';
 import type { SchemaSnapshot } from '../../src/engine/datasources/schema';
 import { mayHaveSeveralIntents } from '../../src/engine/run/nodes/intents';
-import { ANSWER_SYSTEM, describeResults } from '../../src/engine/run/nodes/answer-synthesizer';
-import { decompositionSchema, decomposerPrompt } from '../../src/engine/run/nodes/decomposer';
+import { ANSWER_SYSTEM, describeResults } from '../../src/engine/run/prompts/answer';
+import { decompositionSchema, decomposerPrompt } from '../../src/engine/run/prompts/decomposer';
 import {
   PLANNER_OUTPUT_SCHEMA,
   PLANNER_SYSTEM,

@@ -72,7 +72,6 @@ export class VerifiedQueries {
     return [...this.checked.values()].filter((v) => v.datasource_id === datasourceId);
   }
 
-  /** The best lexical candidate among the given datasources, or null. */
   /** A checked verified query by id (only those whose datasource was checked). */
   get(id: string): CheckedVerifiedQuery | undefined {
     return this.checked.get(id);
@@ -83,6 +82,7 @@ export class VerifiedQueries {
     return [...this.checked.values()];
   }
 
+  /** The best lexical candidate among the given datasources, or null. */
   candidate(
     question: string,
     datasourceIds: readonly string[],
@@ -94,46 +94,6 @@ export class VerifiedQueries {
       if (score >= MATCH_THRESHOLD && (!best || score > best.score)) best = { query: vq, score };
     }
     return best;
-  }
-
-  private readonly schemas = new Map<string, Record<string, unknown>>();
-
-  /**
-   * JSON Schema of the model's answer: does the question ask this, and with which values. One
-   * object per verified query, so structured output reuses the validator it compiled for it.
-   */
-  matchSchema(vq: VerifiedQueryConfig): Record<string, unknown> {
-    let schema = this.schemas.get(vq.id);
-    if (!schema) {
-      schema = VerifiedQueries.buildMatchSchema(vq);
-      this.schemas.set(vq.id, schema);
-    }
-    return schema;
-  }
-
-  private static buildMatchSchema(vq: VerifiedQueryConfig): Record<string, unknown> {
-    const params = Object.entries(vq.params ?? {});
-    const typeOf = (t: string) =>
-      t === 'integer' ? 'integer' : t === 'number' ? 'number' : t === 'boolean' ? 'boolean' : 'string';
-    return {
-      type: 'object',
-      additionalProperties: false,
-      required: ['matches', 'params'],
-      properties: {
-        matches: {
-          type: 'boolean',
-          description: 'True only when the question asks exactly what the verified question asks',
-        },
-        params: {
-          type: 'object',
-          additionalProperties: false,
-          required: params.map(([n]) => n),
-          properties: Object.fromEntries(
-            params.map(([n, p]) => [n, { type: [typeOf(p.type), 'null'], description: p.description ?? n }]),
-          ),
-        },
-      },
-    };
   }
 }
 

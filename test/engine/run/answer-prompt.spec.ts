@@ -2,7 +2,8 @@
  * What answer_synthesizer renders from the rows: the summary's prompt (the first rows of each
  * result and its count) and the answer's content table.
  */
-import { describeResults, renderContent } from '../../../src/engine/run/nodes/answer-synthesizer';
+import { renderContent } from '../../../src/engine/run/nodes/answer-synthesizer';
+import { describeResults } from '../../../src/engine/run/prompts/answer';
 import type { SubQueryState } from '../../../src/engine/run/run-state';
 
 function subQuery(rows: number, extra: Partial<SubQueryState> = {}): SubQueryState {

@@ -14,16 +14,17 @@ import { SchemaIndex } from '../../index/schema-index';
 import { VerifiedQueries } from '../../verified/verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError, PlanRejectedError, RefusalError } from '../../errors';
-import { compilePlan, importSql, PlanError } from '../../plan';
+import { importSql, PlanError } from '../../plan';
 import { roleScope } from '../../policy/rbac';
-import { similarExamples, type ExampleCandidate } from './planner-examples';
-import { normaliseIntent, PlanCache } from '../plan-cache';
+import { plannerExamples } from './planner-examples';
+import { PlanCache } from '../plan-cache';
 import type { Query } from '../../plan/types';
 import { AGENTS } from '../agents';
 import {
   PLANNER_OUTPUT_SCHEMA,
   PLANNER_SYSTEM,
   plannerUserMessage,
+  QUERY_PLAN_TOOL,
   type PlannerAnswer,
   type PromptExample,
 } from '../prompts/planner-plan';
@@ -40,8 +41,6 @@ import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
 import { walkPlanParams } from '../../verified/plan-params';
 
-/** Recent cached runs weighed as examples per question. */
-const CACHED_CANDIDATES = 64;
 const FENCE = /^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i;
 
 @Injectable()
@@ -65,7 +64,12 @@ export class AstPlanner implements SubQueryNode {
     if (!snapshot)
       throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
     const schemaText = await this.schemaText(sq, snapshot, state);
-    const examples = await this.examples(sq, snapshot, state);
+    const examples = await plannerExamples(sq, snapshot, {
+      verified: this.verified,
+      planCache: this.planCache,
+      index: this.index,
+      roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
+    });
     if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
       await this.draftSql(attempt, ctx, snapshot, schemaText, examples);
       return;
@@ -81,7 +85,7 @@ export class AstPlanner implements SubQueryNode {
         },
       ],
       PLANNER_OUTPUT_SCHEMA,
-      'query_plan',
+      QUERY_PLAN_TOOL,
     );
     if (!answer.plan) {
       throw new RefusalError(
@@ -142,48 +146,6 @@ export class AstPlanner implements SubQueryNode {
       ]);
     sq.plan = plan;
     sq.planSource = 'llm';
-  }
-
-  /** The verified queries and cached runs most like the question (none when none is close). */
-  private async examples(
-    sq: SubQueryState,
-    snapshot: SchemaSnapshot,
-    state: RunState,
-  ): Promise<PromptExample[]> {
-    const intent = normaliseIntent(sq.intent);
-    const candidates: ExampleCandidate[] = [
-      ...this.verified
-        .forDatasource(sq.datasourceId)
-        .map((v) => ({ question: v.question, plan: v.plan, sql: v.sql })),
-      ...this.planCache
-        .pairs(
-          {
-            datasourceId: sq.datasourceId,
-            schemaVersion: snapshot.schemaVersion,
-            roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
-          },
-          CACHED_CANDIDATES,
-        )
-        // The question's own cached plan is what is being retried: not an example of itself.
-        .filter((p) => normaliseIntent(p.question) !== intent)
-        .map((p) => ({ question: p.question, plan: p.plan, sql: null })),
-    ];
-    const chosen = await similarExamples(sq.intent, candidates, (q, texts) =>
-      this.index.similarities(q, texts),
-    );
-    const out: PromptExample[] = [];
-    for (const e of chosen) {
-      try {
-        out.push({
-          question: e.question,
-          plan: e.plan,
-          sql: e.sql ?? compilePlan(e.plan, snapshot.dialect, { schema: snapshot }).displaySql,
-        });
-      } catch {
-        // A cached plan this dialect cannot print is simply not an example.
-      }
-    }
-    return out;
   }
 
   private schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {

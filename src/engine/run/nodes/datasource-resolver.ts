@@ -11,24 +11,18 @@ import { RefusalError } from '../../errors';
 import { canReadDatasource } from '../../policy/rbac';
 import { AGENTS } from '../agents';
 import { routingCandidates } from './routing';
+import {
+  ROUTE_SCHEMA,
+  ROUTE_TOOL,
+  ROUTER_SYSTEM,
+  routerUserMessage,
+  type RouteAnswer,
+} from '../prompts/router';
 import type { EvidenceOptions } from '../../index/retriever';
 import { readableEvidence } from '../../policy/value-evidence';
 import type { RunContext } from '../run-context';
 import type { RunState } from '../run-state';
 import type { RunNode } from '../node';
-
-export const ROUTE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['datasource_id', 'reason'],
-  properties: {
-    datasource_id: {
-      type: ['string', 'null'],
-      description: 'The id of the datasource that can answer, or null if none can',
-    },
-    reason: { type: 'string', description: 'One sentence: why this datasource, or why none' },
-  },
-};
 
 @Injectable()
 export class DatasourceResolver implements RunNode {
@@ -98,23 +92,17 @@ export class DatasourceResolver implements RunNode {
   }
 
   private async askModel(question: string, allowed: string[], ctx: RunContext): Promise<string> {
-    const catalogue = allowed
-      .map((id) => {
-        const cfg = this.datasources.require(id).config;
-        const samples = (cfg.sample_questions ?? [])
-          .slice(0, 5)
-          .map((q) => `    - ${q}`)
-          .join('\n');
-        return `- id: ${id}\n  description: ${cfg.description ?? '(none)'}${samples ? `\n  sample questions:\n${samples}` : ''}`;
-      })
-      .join('\n');
-    const answer = await ctx.models.structured<{ datasource_id: string | null; reason: string }>(
+    const candidates = allowed.map((id) => {
+      const cfg = this.datasources.require(id).config;
+      return { id, description: cfg.description, sampleQuestions: cfg.sample_questions };
+    });
+    const answer = await ctx.models.structured<RouteAnswer>(
       AGENTS.router,
       'datasource_resolver',
-      'You route a question to the one datasource that can answer it. Answer with null when none can.',
-      [{ role: 'user', content: `Datasources:\n${catalogue}\n\nQuestion: ${question}` }],
+      ROUTER_SYSTEM,
+      [{ role: 'user', content: routerUserMessage(question, candidates) }],
       ROUTE_SCHEMA,
-      'route_question',
+      ROUTE_TOOL,
     );
     ctx.reasoning.push({ node: 'datasource_resolver', method: 'model', reason: answer.reason });
     if (!answer.datasource_id || !allowed.includes(answer.datasource_id)) {

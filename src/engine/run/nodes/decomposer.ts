@@ -13,45 +13,13 @@ import type { RunContext } from '../run-context';
 import { newSubQuery, type RunState } from '../run-state';
 import { mayHaveSeveralIntents } from './intents';
 import type { RunNode } from '../node';
-
-interface Decomposition {
-  sub_queries: { intent: string; datasource_id: string }[];
-}
-
-export const decompositionSchema = (candidates: string[]) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['sub_queries'],
-  properties: {
-    sub_queries: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['intent', 'datasource_id'],
-        properties: {
-          intent: { type: 'string', description: 'A self-contained question that one SQL query answers' },
-          datasource_id: { type: 'string', enum: candidates },
-        },
-      },
-    },
-  },
-});
-
-/** The decomposer's prompt: `described` lists the candidate datasources, best first. */
-export function decomposerPrompt(
-  question: string,
-  described: string,
-  max: number,
-): { system: string; user: string } {
-  return {
-    system:
-      'You split a question into the fewest independent sub-questions that each one SQL query can answer. ' +
-      `A question that one query answers stays ONE sub-question, worded as asked. At most ${max} sub-questions.`,
-    user: `Datasources (best first):\n${described}\n\nQuestion: ${question}`,
-  };
-}
+import {
+  DECOMPOSE_TOOL,
+  decomposerPrompt,
+  decompositionSchema,
+  describeCandidates,
+  type Decomposition,
+} from '../prompts/decomposer';
 
 @Injectable()
 export class Decomposer implements RunNode {
@@ -94,9 +62,9 @@ export class Decomposer implements RunNode {
       });
       return;
     }
-    const described = candidates
-      .map((id) => `- ${id}: ${this.datasources.get(id)?.config.description ?? '(no description)'}`)
-      .join('\n');
+    const described = describeCandidates(
+      candidates.map((id) => ({ id, description: this.datasources.get(id)?.config.description })),
+    );
     const prompt = decomposerPrompt(state.request.question, described, max);
     const answer = await ctx.models.structured<Decomposition>(
       AGENTS.decomposer,
@@ -104,7 +72,7 @@ export class Decomposer implements RunNode {
       prompt.system,
       [{ role: 'user', content: prompt.user }],
       this.schemaOf(candidates),
-      'decompose_question',
+      DECOMPOSE_TOOL,
     );
     const items = answer.sub_queries.filter((s) => s.intent.trim()).slice(0, max);
     if (!items.length) items.push({ intent: state.request.question, datasource_id: candidates[0] ?? '' });

@@ -20,6 +20,13 @@ import {
   valueIndexLookup,
 } from '../../verified/param-filling';
 import { VerifiedQueries, type CheckedVerifiedQuery } from '../../verified/verified-queries';
+import {
+  VERIFIED_MATCH_SYSTEM,
+  VERIFIED_MATCH_TOOL,
+  verifiedMatchSchema,
+  verifiedMatchUserMessage,
+  type VerifiedMatchAnswer,
+} from '../prompts/verified-match';
 
 @Injectable()
 export class VerifiedResolver implements SubQueryNode {
@@ -65,29 +72,17 @@ export class VerifiedResolver implements SubQueryNode {
       });
       return;
     }
-    const declared = Object.entries(vq.params ?? {});
-    const answer = await ctx.models.structured<{ matches: boolean; params: Record<string, ParamValue> }>(
+    const declared = Object.keys(vq.params ?? {});
+    const answer = await ctx.models.structured<VerifiedMatchAnswer>(
       AGENTS.verified,
       'verified_resolver',
-      'You decide whether a question asks exactly what a verified question asks, and extract its parameter values ' +
-        'as they would be stored in the database. Use null for a parameter the question does not give.',
-      [
-        {
-          role: 'user',
-          content:
-            `Verified question: ${vq.question}\n` +
-            (vq.paraphrases?.length ? `Also asked as: ${vq.paraphrases.join(' | ')}\n` : '') +
-            (declared.length
-              ? `Parameters:\n${declared.map(([n, p]) => `- ${n} (${p.type}): ${p.description ?? ''}`).join('\n')}\n`
-              : '') +
-            `\nQuestion: ${sq.intent}`,
-        },
-      ],
-      this.verified.matchSchema(vq),
-      'match_verified_query',
+      VERIFIED_MATCH_SYSTEM,
+      [{ role: 'user', content: verifiedMatchUserMessage(vq, sq.intent) }],
+      verifiedMatchSchema(vq),
+      VERIFIED_MATCH_TOOL,
     );
     const params = answer.params ?? {};
-    if (!answer.matches || declared.some(([n]) => params[n] === null || params[n] === undefined)) {
+    if (!answer.matches || declared.some((n) => params[n] === null || params[n] === undefined)) {
       ctx.reasoning.push({
         node: 'verified_resolver',
         sub_query_id: sq.id,

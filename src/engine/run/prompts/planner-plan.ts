@@ -5,6 +5,8 @@
  */
 import planSchema from '../../plan/plan.schema.json';
 
+export const QUERY_PLAN_TOOL = 'query_plan';
+
 export interface PlannerAnswer {
   plan: Record<string, unknown> | null;
   unanswerable_reason: string | null;
