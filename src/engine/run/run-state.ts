@@ -4,6 +4,7 @@
  */
 import type { SchemaSnapshot } from '../datasources/schema';
 import type { ErrorCode } from '../errors';
+import type { ParamValue } from '../verified/verified-queries';
 import type { Query } from '../plan/types';
 import type {
   ArtifactRef,
@@ -29,7 +30,7 @@ export interface RunRequest {
   readonly verified?: { readonly id: string; readonly params: Record<string, ParamValue> } | null;
 }
 
-export type ParamValue = string | number | boolean | null;
+export type { ParamValue };
 
 export interface VerifiedMatch {
   readonly id: string;

@@ -1,15 +1,12 @@
 /**
- * The verified-query fast path: a question close enough to a verified question (by the schema
- * index's own similarity) whose parameters can be filled without a model is answered by the
- * verified query with no model call at all. Filling is deterministic and typed by the parameter:
- * numbers and dates are read from the question, a string is a value stored in the column the
- * parameter is compared with and named by the question. Anything ambiguous (two numbers for one
- * numeric parameter, no stored value named) leaves the decision to the model, as before.
+ * Parameter filling for a verified query's no-model path (direct-path.ts), deterministic and typed
+ * by the parameter: numbers and dates are read from the question, a string is a value stored in the
+ * column the parameter is compared with and named by the question. Anything ambiguous (two numbers
+ * for one numeric parameter, no stored value named) leaves the decision to the model.
  */
 import type { SchemaSnapshot } from '../datasources/schema';
 import type { ValueIndex } from '../index/values/value-index';
-import type { ParamValue } from '../run/run-state';
-import type { CheckedVerifiedQuery } from './verified-queries';
+import type { CheckedVerifiedQuery, ParamValue } from './verified-queries';
 
 /** Stored values of `column` named by the question, spelt as stored. */
 export type ValueLookup = (question: string, column: string) => Promise<readonly string[]>;

@@ -13,6 +13,9 @@ import type { Query } from '../plan/types';
 import { terms } from '../index/text/tokens';
 import { walkPlanParams } from './plan-params';
 
+/** A parameter's value, typed as the verified query declares it. */
+export type ParamValue = string | number | boolean | null;
+
 export interface CheckedVerifiedQuery extends VerifiedQueryConfig {
   /** The SQL imported as a plan whose `param` nodes are the placeholders. */
   readonly plan: Query;

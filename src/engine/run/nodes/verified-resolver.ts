@@ -2,7 +2,7 @@
  * Step `verified_resolver`: when a curated verified query answers the sub-query, its own plan
  * (imported from its SQL, placeholders as `param` nodes) is compiled with the parameter values
  * bound. A question close enough to the verified question, whose parameters can be read from it
- * without a model (verified-direct.ts), is answered with no model call; otherwise the model
+ * without a model (verified/direct-path.ts), is answered with no model call; otherwise the model
  * confirms the match and extracts the values (structured output).
  */
 import { Inject, Injectable } from '@nestjs/common';
@@ -11,15 +11,9 @@ import { SchemaIndex } from '../../index/schema-index';
 import { AGENTS } from '../agents';
 import type { SubQueryNode } from '../node';
 import type { RunContext } from '../run-context';
-import type { ParamValue, SubQueryAttempt, SubQueryState } from '../run-state';
-import {
-  combinedLookup,
-  fillParams,
-  maskValues,
-  snapshotLookup,
-  valueIndexLookup,
-} from '../../verified/param-filling';
-import { VerifiedQueries, type CheckedVerifiedQuery } from '../../verified/verified-queries';
+import type { SubQueryAttempt, SubQueryState } from '../run-state';
+import { directMatch } from '../../verified/direct-path';
+import { VerifiedQueries, type CheckedVerifiedQuery, type ParamValue } from '../../verified/verified-queries';
 import {
   VERIFIED_MATCH_SYSTEM,
   VERIFIED_MATCH_TOOL,
@@ -59,7 +53,13 @@ export class VerifiedResolver implements SubQueryNode {
     const hit = this.verified.candidate(sq.intent, [sq.datasourceId]);
     if (!hit) return;
     const vq = hit.query;
-    const direct = await this.direct(vq, sq);
+    const direct = await directMatch(
+      vq,
+      sq.intent,
+      sq,
+      this.index,
+      this.config.settings.pipeline.verified_direct_threshold,
+    );
     if (direct) {
       this.accept(sq, vq, direct.params, true);
       ctx.reasoning.push({
@@ -100,32 +100,6 @@ export class VerifiedResolver implements SubQueryNode {
       method: 'model',
       score: hit.score,
     });
-  }
-
-  /**
-   * The parameters and similarity when the question may be answered with no model call: every
-   * parameter filled from the question, and the question (values masked) at least
-   * `settings.pipeline.verified_direct_threshold` similar to the verified question or a paraphrase.
-   */
-  private async direct(
-    vq: CheckedVerifiedQuery,
-    sq: SubQueryState,
-  ): Promise<{ params: Record<string, ParamValue>; similarity: number } | null> {
-    const threshold = this.config.settings.pipeline.verified_direct_threshold;
-    if (threshold === null) return null;
-    // The value index, when built, knows every stored value of the column, not only the sampled few.
-    const values = this.index.live()?.values();
-    const lookup = values
-      ? combinedLookup(snapshotLookup(sq.snapshot), valueIndexLookup(values, sq.datasourceId))
-      : snapshotLookup(sq.snapshot);
-    const params = await fillParams(vq, sq.intent, lookup);
-    if (!params) return null;
-    const question = await maskValues(sq.intent, vq, lookup);
-    const known = await Promise.all(
-      [vq.question, ...(vq.paraphrases ?? [])].map((t) => maskValues(t, vq, lookup)),
-    );
-    const similarity = await this.index.similarity(question, known);
-    return similarity !== null && similarity >= threshold ? { params, similarity } : null;
   }
 
   private accept(

@@ -5,7 +5,7 @@
  * does not give it). The values are bound as parameters, never spliced into the SQL.
  */
 import type { VerifiedQueryConfig } from '../../../config/schema';
-import type { ParamValue } from '../run-state';
+import type { ParamValue } from '../../verified/verified-queries';
 
 export interface VerifiedMatchAnswer {
   matches: boolean;
