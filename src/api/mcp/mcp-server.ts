@@ -1,9 +1,17 @@
 /**
  * The MCP server of one caller: the service's tools over the engine, transport-free. HTTP builds
  * one per request (stateless, the caller's roles from the request); stdio builds one for the
- * process (the roles from `--role`). No admin operation is exposed.
+ * process (the roles from `--role`). Both get it from the same injectable, McpServerFactory. No
+ * admin operation is exposed.
  */
+import { Inject, Injectable } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResultsService } from '../../engine/admin/results.service';
+import { DatasourceRegistry } from '../../engine/datasources/registry';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
+import { RunService } from '../../engine/run/run-service';
+import { VerifiedQueries } from '../../engine/verified/verified-queries';
+import { SERVICE_VERSION } from '../../version';
 import type { Caller, McpDeps } from './deps';
 import { registerAsk } from './tools/ask';
 import { registerDatasourceTools } from './tools/datasources';
@@ -26,4 +34,24 @@ export function buildMcpServer(deps: McpDeps, caller: Caller, version: string): 
   registerResultTools(server, deps);
   registerVerifiedTools(server, deps, caller);
   return server;
+}
+
+/** Builds the MCP server of a caller over the engine services it injects. */
+@Injectable()
+export class McpServerFactory {
+  private readonly deps: McpDeps;
+
+  constructor(
+    @Inject(ENGINE_CONFIG) config: EngineConfig,
+    runs: RunService,
+    datasources: DatasourceRegistry,
+    results: ResultsService,
+    verified: VerifiedQueries,
+  ) {
+    this.deps = { config, runs, datasources, results, verified };
+  }
+
+  build(caller: Caller): McpServer {
+    return buildMcpServer(this.deps, caller, SERVICE_VERSION);
+  }
 }
