@@ -45,6 +45,33 @@ class ClearIndexResponse {
   removed!: ClearIndexResult;
 }
 
+class IndexedDatasourceDto {
+  @ApiProperty() datasource_id!: string;
+  @ApiProperty() entries!: number;
+  @ApiProperty() index_version!: number;
+  @ApiProperty() built_at!: string;
+  @ApiProperty() schema_version!: string;
+}
+
+class IndexProblemDto {
+  @ApiProperty({
+    enum: [
+      'INDEX_UNAVAILABLE',
+      'NOT_BUILT',
+      'MODEL_CHANGED',
+      'DATASOURCE_NOT_INDEXED',
+      'DATASOURCE_REMOVED',
+      'SCHEMA_CHANGED',
+      'NO_TABLES',
+      'NO_DATASOURCES',
+    ],
+  })
+  code!: string;
+  @ApiProperty({ nullable: true, type: String }) datasource_id!: string | null;
+  @ApiProperty() message!: string;
+  @ApiProperty({ description: 'What to do about it' }) fix!: string;
+}
+
 class IndexStatusDto {
   @ApiProperty({ enum: ['ok', 'empty', 'stale', 'missing'] }) status!: string;
   @ApiProperty() total!: number;
@@ -52,8 +79,8 @@ class IndexStatusDto {
   @ApiProperty({ nullable: true, type: String }) built_at!: string | null;
   @ApiProperty() embedding_model!: string;
   @ApiProperty() namespace!: string;
-  @ApiProperty({ type: 'array', items: obj }) datasources!: unknown[];
-  @ApiProperty({ type: 'array', items: obj }) problems!: unknown[];
+  @ApiProperty({ type: [IndexedDatasourceDto] }) datasources!: IndexedDatasourceDto[];
+  @ApiProperty({ type: [IndexProblemDto] }) problems!: IndexProblemDto[];
 }
 
 @ApiTags('indexing')
