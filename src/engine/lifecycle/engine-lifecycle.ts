@@ -26,8 +26,6 @@ import { RetentionService } from './retention.service';
 export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = getLogger('nl2sql.engine');
   private closing: Promise<void> | null = null;
-  /** The start-up index build, while it runs (closing waits for it through the index's own queue). */
-  private building: Promise<void> | null = null;
 
   constructor(
     @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
@@ -106,7 +104,8 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
       );
     }
     await this.index.open(this.datasources.ids());
-    if (this.config.storage.index.build_on_start) this.building = this.buildIndexIfNeeded();
+    // In the background; closing waits for the build through the index's own queue.
+    if (this.config.storage.index.build_on_start) void this.buildIndexIfNeeded();
     return checks;
   }
 

@@ -73,7 +73,7 @@ function toSubQueryResponse(sq: SubQueryState): SubQueryResponse {
     status: sq.status,
     retry_count: sq.retryCount,
     plan_source: sq.planSource,
-    row_cap: sq.rowCap,
+    row_cap: sq.appliedRowCap,
     truncated: sq.truncated,
   };
 }

@@ -56,9 +56,10 @@ export interface SubQueryState {
   /** What runs: placeholders in the datasource's dialect, values in `params`. */
   executableSql: string | null;
   params: readonly unknown[];
-  rowCap: number | null;
-  /** The cap the compiler bounded the SQL with (whatever the plan's own LIMIT). */
-  effectiveCap: number | null;
+  /** The datasource's row cap (`limits.row_cap`) the SQL was compiled with: the executor keeps at most this many rows. */
+  datasourceRowCap: number | null;
+  /** That cap when it bounded the SQL, null when the plan's own LIMIT was smaller (the wire's `row_cap`). */
+  appliedRowCap: number | null;
   rows: RowSample | null;
   rowCount: number | null;
   truncated: boolean;
@@ -85,8 +86,8 @@ export function newSubQuery(id: string, intent: string, datasourceId: string): S
     sql: null,
     executableSql: null,
     params: [],
-    rowCap: null,
-    effectiveCap: null,
+    datasourceRowCap: null,
+    appliedRowCap: null,
     rows: null,
     rowCount: null,
     truncated: false,

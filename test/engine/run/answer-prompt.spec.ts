@@ -12,7 +12,7 @@ function subQuery(rows: number, extra: Partial<SubQueryState> = {}): SubQuerySta
     sql: 'SELECT name FROM singer',
     rowCount: rows,
     truncated: false,
-    effectiveCap: 1000,
+    datasourceRowCap: 1000,
     rows: {
       columns: ['name'],
       rows: Array.from({ length: rows }, (_, i) => [`singer ${i}`]),
@@ -38,7 +38,7 @@ test('a long sample shows its first 50 rows, the true count, and how many rows i
 });
 
 test('a result cut at its row cap says so', () => {
-  const text = describeResults('Who sings?', [subQuery(2, { truncated: true, effectiveCap: 2 })], true);
+  const text = describeResults('Who sings?', [subQuery(2, { truncated: true, datasourceRowCap: 2 })], true);
   expect(text).toContain('Rows: 2 (cut at its row cap of 2: more rows exist)');
 });
 

@@ -106,6 +106,6 @@ describe('Generator', () => {
     await moduleRef.get(Generator).run(attempt);
     expect(attempt.sq.executableSql).toMatch(/"country" = \?/);
     expect(attempt.sq.params).toEqual(['France']);
-    expect(attempt.sq.effectiveCap).toBe(10000);
+    expect(attempt.sq.datasourceRowCap).toBe(10000);
   });
 });

@@ -96,7 +96,7 @@ describe('answer sanity checks', () => {
   });
 
   it('flags a truncated result summarised as if whole, and not one that says it is partial', () => {
-    const sq = executed(['id'], [[1], [2]], { truncated: true, effectiveCap: 2 });
+    const sq = executed(['id'], [[1], [2]], { truncated: true, datasourceRowCap: 2 });
     expect(checkAnswer('The orders are 1 and 2.', 'List the orders', [sq]).map((f) => f.check)).toEqual([
       'TRUNCATED_AS_WHOLE',
     ]);

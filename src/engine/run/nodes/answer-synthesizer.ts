@@ -1,8 +1,9 @@
 /**
  * Step `answer_synthesizer`: the final answer. The model writes the `summary` (streamed when
- * someone follows the run: each piece is an `answer.delta`; asked whole otherwise); `content` is the data itself rendered by the service (a number, a
- * table of the sample rows, or a note that nothing matched), so no figure in it can be invented.
- * Then the sanity checks compare the summary with the rows.
+ * someone follows the run: each piece is an `answer.delta`; asked whole otherwise); `content` is
+ * the data itself rendered by the service (a number, a table of the sample rows, or a note that
+ * nothing matched), so no figure in it can be invented. Then the sanity checks compare the summary
+ * with the rows.
  */
 import { Injectable } from '@nestjs/common';
 import { AGENTS } from '../agents';
@@ -15,8 +16,8 @@ import { ANSWER_SYSTEM, describeResults } from '../prompts/answer';
 
 /**
  * Rows of a result the answer's `content` table shows. The response carries the inline sample in
- * `sub_queries[].rows` and the whole result is paged from the result route; a markdown table of a
- * thousand rows in the answer too doubled the response and every trace.
+ * `sub_queries[].rows` and the whole result is paged from the result route, so a longer table would
+ * only repeat rows in the response and in every trace.
  */
 const CONTENT_ROWS = 100;
 

@@ -22,7 +22,7 @@ import type { Query } from '../../plan/types';
 import { AGENTS } from '../agents';
 import {
   PLANNER_OUTPUT_SCHEMA,
-  PLANNER_SYSTEM,
+  plannerPlanSystem,
   plannerUserMessage,
   QUERY_PLAN_TOOL,
   type PlannerAnswer,
@@ -77,11 +77,11 @@ export class AstPlanner implements SubQueryNode {
     const answer = await ctx.models.structured<PlannerAnswer>(
       AGENTS.planner,
       'ast_planner',
-      `${PLANNER_SYSTEM}\n\nSchema:\n${schemaText}`,
+      plannerPlanSystem(schemaText),
       [
         {
           role: 'user',
-          content: plannerUserMessage({ schemaText: null, question: sq.intent, examples, previous }),
+          content: plannerUserMessage({ question: sq.intent, examples, previous }),
         },
       ],
       PLANNER_OUTPUT_SCHEMA,
@@ -113,10 +113,7 @@ export class AstPlanner implements SubQueryNode {
       [
         {
           role: 'user',
-          content: plannerSqlUserMessage(
-            { question: sq.intent, examples, previous },
-            previous?.draft ?? null,
-          ),
+          content: plannerSqlUserMessage({ question: sq.intent, examples, previous }),
         },
       ],
       SQL_DRAFT_SCHEMA,

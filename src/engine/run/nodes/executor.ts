@@ -32,7 +32,7 @@ export class Executor implements SubQueryNode {
     const { sq } = attempt;
     const entry = await this.datasources.use(sq.datasourceId);
     if (!sq.executableSql) throw new PlanRejectedError('PLAN_MISSING', ['no SQL to execute']);
-    const cap = sq.effectiveCap ?? Number.MAX_SAFE_INTEGER;
+    const cap = sq.datasourceRowCap ?? Number.MAX_SAFE_INTEGER;
     const sampleSize = this.config.settings.pipeline.sample_rows;
     const sample: Cell[][] = [];
     let columns: readonly ResultColumn[] = [];

@@ -36,8 +36,8 @@ export class Generator implements SubQueryNode {
     }
     sq.sql = sq.verified ? sq.verified.sql : compiled.displaySql;
     sq.params = compiled.params;
-    sq.effectiveCap = cap;
-    sq.rowCap = compiled.rowCapApplied;
+    sq.datasourceRowCap = cap;
+    sq.appliedRowCap = compiled.rowCapApplied;
     sq.executableSql = compiled.sql;
   }
 }

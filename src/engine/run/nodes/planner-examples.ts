@@ -37,7 +37,6 @@ export async function similarExamples(
   candidates: readonly ExampleCandidate[],
   similarities: Similarities,
   k = EXAMPLES_K,
-  minSimilarity = EXAMPLE_MIN_SIMILARITY,
 ): Promise<PlannerExample[]> {
   const unique = dedupe(candidates);
   if (!unique.length) return [];
@@ -48,7 +47,7 @@ export async function similarExamples(
   if (!scores) return [];
   return unique
     .map((c, i) => ({ ...c, similarity: scores[i] ?? 0 }))
-    .filter((c) => c.similarity >= minSimilarity)
+    .filter((c) => c.similarity >= EXAMPLE_MIN_SIMILARITY)
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, k);
 }

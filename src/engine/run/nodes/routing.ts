@@ -8,9 +8,9 @@ import type { RankedDatasource } from '../../index';
 /** A datasource scoring at least this share of the best one stays a candidate. */
 export const CANDIDATE_SHARE = 0.8;
 
-export function routingCandidates(ranked: readonly RankedDatasource[], share = CANDIDATE_SHARE): string[] {
+export function routingCandidates(ranked: readonly RankedDatasource[]): string[] {
   const top = ranked[0];
   if (!top) return [];
   if (top.score <= 0) return ranked.map((r) => r.datasourceId);
-  return ranked.filter((r) => r.score >= top.score * share).map((r) => r.datasourceId);
+  return ranked.filter((r) => r.score >= top.score * CANDIDATE_SHARE).map((r) => r.datasourceId);
 }

@@ -36,9 +36,9 @@ export function checkAnswer(
     ) {
       findings.push({
         check: 'TRUNCATED_AS_WHOLE',
-        message: `the answer reads as if it covered the whole result, but sub-query ${sq.id} was cut at ${sq.effectiveCap} rows`,
+        message: `the answer reads as if it covered the whole result, but sub-query ${sq.id} was cut at ${sq.datasourceRowCap} rows`,
         sub_query_id: sq.id,
-        detail: { row_cap: sq.effectiveCap },
+        detail: { row_cap: sq.datasourceRowCap },
       });
     }
     if (sq.rowCount === 0 && sq.plan && sq.snapshot)

@@ -28,7 +28,7 @@ export function describeResults(question: string, sqs: readonly SubQueryState[],
       parts.push(`Sub-question: ${s.intent}\nSQL (not executed): ${s.sql ?? ''}`);
       continue;
     }
-    const cut = s.truncated ? ` (cut at its row cap of ${s.effectiveCap}: more rows exist)` : '';
+    const cut = s.truncated ? ` (cut at its row cap of ${s.datasourceRowCap}: more rows exist)` : '';
     const shown = s.rows.rows.slice(0, PROMPT_ROWS);
     const more =
       s.rows.rows.length > shown.length

@@ -59,9 +59,13 @@ export interface PromptExample {
   readonly plan?: unknown;
 }
 
+/** The plan format's system prompt: the rules, then the schema (before the prompt-cache breakpoint). */
+export function plannerPlanSystem(schemaText: string): string {
+  return `${PLANNER_SYSTEM}\n\nSchema:\n${schemaText}`;
+}
+
+/** What a planner's user message holds, in either format; the schema is in the system prompt. */
 export interface PlannerPromptInput {
-  /** null: the schema is in the system prompt, before the cache breakpoint. */
-  readonly schemaText: string | null;
   readonly question: string;
   readonly examples: readonly PromptExample[];
   /** The previous attempt's plan and what was wrong with it (the refiner's feedback). */
@@ -69,7 +73,7 @@ export interface PlannerPromptInput {
 }
 
 export function plannerUserMessage(input: PlannerPromptInput): string {
-  const parts = input.schemaText === null ? [] : [`Schema:\n${input.schemaText}`];
+  const parts: string[] = [];
   if (input.examples.length) {
     parts.push(
       'Similar questions answered on this datasource (question, then its plan; a `param` node stands for a value of the question):\n' +

@@ -47,10 +47,7 @@ export function plannerSqlSystem(dialect: string, schemaText: string): string {
   ].join('\n');
 }
 
-export function plannerSqlUserMessage(
-  input: Omit<PlannerPromptInput, 'schemaText'>,
-  draft: string | null,
-): string {
+export function plannerSqlUserMessage(input: PlannerPromptInput): string {
   const parts: string[] = [];
   if (input.examples.length) {
     parts.push(
@@ -61,7 +58,7 @@ export function plannerSqlUserMessage(
   parts.push(`Question: ${input.question}`);
   if (input.previous) {
     parts.push(
-      `Your previous SQL was rejected:\n${draft ?? '(none)'}\nProblems:\n` +
+      `Your previous SQL was rejected:\n${input.previous.draft ?? '(none)'}\nProblems:\n` +
         input.previous.problems.map((p) => `- ${p}`).join('\n') +
         '\nReturn corrected SQL.',
     );
