@@ -12,9 +12,8 @@ import { EngineMetrics } from './api/metrics/engine-metrics';
 import { httpMetrics } from './api/metrics/http-metrics.middleware';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/defaults';
-import { engineModule } from './create-engine';
 import type { EngineOptions } from './engine/engine-config';
-import { NestLogBridge } from './engine/logging/nest-log-bridge';
+import { engineModule, nestOptions } from './nest-context';
 
 export async function createApp(
   config: AppConfig,
@@ -22,7 +21,7 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(engineModule(config, options)),
-    { logger: new NestLogBridge(), bodyParser: true, abortOnError: false },
+    { ...nestOptions(), bodyParser: true },
   );
   app.disable('x-powered-by');
   // No route of this API is conditional: Express would hash every body for an ETag for nothing.

@@ -27,7 +27,7 @@ const ROUTE_MODULES = [
 
 @Module({})
 export class AppModule {
-  /** `engine` is EngineModule.forRoot(config, ...) (see engineModule in create-engine.ts). */
+  /** `engine` is EngineModule.forRoot(config, ...) (see engineModule in nest-context.ts). */
   static forRoot(engine: DynamicModule): DynamicModule {
     return {
       module: AppModule,

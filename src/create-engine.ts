@@ -10,18 +10,14 @@
 import 'reflect-metadata';
 import { dirname, resolve } from 'node:path';
 import type { INestApplicationContext, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import type { Observable } from 'rxjs';
-import type { AppConfig } from './config/defaults';
 import { loadConfig, parseConfig } from './config/loader';
-import { DemoDatabasePreparer } from './demo';
 import type { EngineOptions } from './engine/engine-config';
-import { EngineModule } from './engine/engine.module';
 import type { RunEvent } from './engine/events/run-events';
-import { NestLogBridge } from './engine/logging/nest-log-bridge';
-import { RunService } from './engine/pipeline/run-service';
-import type { RunRequest } from './engine/pipeline/run-state';
-import type { QueryResponse } from './engine/pipeline/query-response';
+import { engineContext } from './nest-context';
+import { RunService } from './engine/run/run-service';
+import type { RunRequest } from './engine/run/run-state';
+import type { QueryResponse } from './engine/run/query-response';
 
 /** A running engine: ask questions, follow runs, reach any engine service; close when done. */
 export interface Engine {
@@ -33,11 +29,6 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** The engine module with what the service wires by configuration (the demo database preparer). */
-export function engineModule(config: AppConfig, options: EngineOptions = {}) {
-  return EngineModule.forRoot(config, { preparers: [new DemoDatabasePreparer()], ...options });
-}
-
 export async function createEngine(
   config: Record<string, unknown> | string,
   options: EngineOptions = {},
@@ -47,13 +38,10 @@ export async function createEngine(
     typeof config === 'string'
       ? loadConfig({ ...env, NL2SQL_CONFIG: resolve(config) }, dirname(resolve(config))).config
       : parseConfig(config, 'configuration object', { baseDir: process.cwd() });
-  const context = await NestFactory.createApplicationContext(engineModule(loaded, options), {
-    logger: new NestLogBridge(),
-    abortOnError: false,
-  });
-  return engineHandle(context);
+  return engineHandle(await engineContext(loaded, options));
 }
 
+/** The Engine interface over a Nest context holding the engine (an application context or the HTTP app). */
 export function engineHandle(context: INestApplicationContext): Engine {
   const runs = context.get(RunService);
   return {

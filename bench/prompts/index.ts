@@ -26,26 +26,26 @@ import { dot } from '../../src/engine/index/embedders/embedder';
 import { LocalEmbedder } from '../../src/engine/index/embedders/local-embedder';
 import { IndexService } from '../../src/engine/index/index-service';
 import { DuckDbIndexStore } from '../../src/engine/index/store/duckdb-index-store';
-import { similarExamples } from '../../src/engine/pipeline/examples';
-import { plannerSchemaText } from '../../src/engine/pipeline/prompts/planner-schema';
-import { routingCandidates } from '../../src/engine/pipeline/routing';
+import { similarExamples } from '../../src/engine/run/nodes/planner-examples';
+import { plannerSchemaText } from '../../src/engine/run/prompts/planner-schema';
+import { routingCandidates } from '../../src/engine/run/nodes/routing';
 import { loadSpider } from '../support/spider';
 import type { SchemaSnapshot } from '../../src/engine/datasources/schema';
-import { mayHaveSeveralIntents } from '../../src/engine/pipeline/intents';
-import { ANSWER_SYSTEM, describeResults } from '../../src/engine/pipeline/nodes/answer-synthesizer';
-import { decompositionSchema, decomposerPrompt } from '../../src/engine/pipeline/nodes/decomposer';
+import { mayHaveSeveralIntents } from '../../src/engine/run/nodes/intents';
+import { ANSWER_SYSTEM, describeResults } from '../../src/engine/run/prompts/answer';
+import { decompositionSchema, decomposerPrompt } from '../../src/engine/run/prompts/decomposer';
 import {
   PLANNER_OUTPUT_SCHEMA,
-  PLANNER_SYSTEM,
+  plannerPlanSystem,
   plannerUserMessage,
-} from '../../src/engine/pipeline/prompts/planner-prompt';
+} from '../../src/engine/run/prompts/planner-plan';
 import {
   plannerSqlSystem,
   plannerSqlUserMessage,
   SQL_DRAFT_SCHEMA,
-} from '../../src/engine/pipeline/prompts/planner-sql';
-import { renderSchema } from '../../src/engine/pipeline/prompts/schema-prompt';
-import { newSubQuery } from '../../src/engine/pipeline/run-state';
+} from '../../src/engine/run/prompts/planner-sql-draft';
+import { renderSchema } from '../../src/engine/run/prompts/schema-text';
+import { newSubQuery } from '../../src/engine/run/run-state';
 import { importSql } from '../../src/engine/plan';
 
 /** Rows of a result the answer step is shown (settings.pipeline.sample_rows' default). */
@@ -251,9 +251,7 @@ export async function measurePrompts(
 }
 
 function plannerSystem(format: 'sql' | 'plan', dialect: string, schemaText: string): string {
-  return format === 'sql'
-    ? plannerSqlSystem(dialect, schemaText)
-    : `${PLANNER_SYSTEM}\n\nSchema:\n${schemaText}`;
+  return format === 'sql' ? plannerSqlSystem(dialect, schemaText) : plannerPlanSystem(schemaText);
 }
 
 function plannerUser(
@@ -262,8 +260,8 @@ function plannerUser(
   examples: readonly { question: string; sql: string }[],
 ): string {
   return format === 'sql'
-    ? plannerSqlUserMessage({ question, examples, previous: null }, null)
-    : plannerUserMessage({ schemaText: null, question, examples, previous: null });
+    ? plannerSqlUserMessage({ question, examples, previous: null })
+    : plannerUserMessage({ question, examples, previous: null });
 }
 
 /** A text literal is in the prompt as written, or as SQL spells it ('O''Brien'). */

@@ -15,7 +15,7 @@ import { OperatorEvents } from '../../src/engine/events/operator-events';
 const LLM = { provider: 'openai_compatible', model: 'm1', base_url: 'http://127.0.0.1:9/v1' };
 let web: string;
 let app: RunningApp;
-const audit: OperatorEvent[] = [];
+const audit: OperatorEvent<'audit.llm.changed'>[] = [];
 
 beforeAll(async () => {
   web = join(tmpdir(), 'web-routes');

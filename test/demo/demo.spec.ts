@@ -32,7 +32,7 @@ import {
 } from '../../src/demo';
 import { generateSteps } from '../../src/demo/generate-steps';
 import { createEngine } from '../../src/create-engine';
-import { VerifiedQueries } from '../../src/engine/pipeline/verified-queries';
+import { VerifiedQueries } from '../../src/engine/verified/verified-queries';
 
 const SCALE = 0.02;
 

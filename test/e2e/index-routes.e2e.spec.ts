@@ -85,10 +85,29 @@ describe('index routes', () => {
     expect(ok.counts['schema.column']).toBeGreaterThan(0);
   });
 
-  it('answers 500 naming the reason when a datasource cannot be indexed', async () => {
+  it('answers 404 for an unknown datasource, as the datasource routes do', async () => {
     const res = await http('POST', `${app.url}/api/v1/index/warehouse`, { headers: admin });
-    expect(res.status).toBe(500);
-    expect(res.json().detail).toMatch(/warehouse/);
+    expect(res.status).toBe(404);
+    expect(res.json().error_code).toBe('NOT_FOUND');
+    expect(res.json().detail).toMatch(/unknown datasource 'warehouse'/);
+    expect((await http('GET', `${app.url}/api/v1/datasource/warehouse`)).status).toBe(404);
+  });
+
+  it('answers 500 naming the reason when a datasource cannot be indexed', async () => {
+    // Known to the engine, but its file is gone: it cannot be opened, so it cannot be indexed.
+    const gone = join(mkdtempSync(join(tmpdir(), 'nl2sql-gone-')), 'warehouse.sqlite');
+    const added = await http('POST', `${app.url}/api/v1/datasource`, {
+      headers: admin,
+      body: { config: { id: 'warehouse', type: 'sqlite', connection: { path: gone } } },
+    });
+    expect(added.status).toBe(200);
+    try {
+      const res = await http('POST', `${app.url}/api/v1/index/warehouse`, { headers: admin });
+      expect(res.status).toBe(500);
+      expect(res.json().detail).toMatch(/^indexing 'warehouse' failed: .*warehouse/);
+    } finally {
+      await http('DELETE', `${app.url}/api/v1/datasource/warehouse`, { headers: admin });
+    }
   });
 
   it('routes a question through the index, without asking the model which datasource', async () => {

@@ -14,7 +14,7 @@ import { http } from '../support/http';
 import { PipelineModel, promptText, questionOf, userText } from '../support/pipeline-model';
 import { OperatorEvents } from '../../src/engine/events/operator-events';
 import { lastValueFrom, tap } from 'rxjs';
-import type { QueryResponse } from '../../src/engine/pipeline/query-response';
+import type { QueryResponse } from '../../src/engine/run/query-response';
 
 const SUMMARY = 'France has 2 orders totalling 30.5 and Finland has 1 order totalling 7.25.';
 

@@ -1,11 +1,38 @@
 /**
- * The one place where an engine error code becomes an HTTP status: one case per code of the
- * closed ErrorCode list, so a new code does not compile until it has a status here. Pipeline
- * failures normally never come here (they are data in `errors[]` of a 200 response); their codes
- * still have the status a route would answer if one threw them.
+ * The one place where an engine error becomes an HTTP answer: one case per code of the closed
+ * ErrorCode list, so a new code does not compile until it has a status here. Controllers and
+ * guards throw engine errors and never choose a status themselves. Pipeline failures normally
+ * never come here (they are data in `errors[]` of a 200 response); their codes still have the
+ * status a route would answer if one threw them.
  */
 import { HttpStatus } from '@nestjs/common';
-import type { ErrorCode } from '../../engine/errors';
+import { redact } from '../../config/redact';
+import { IndexBuildError, INTERNAL_DETAIL, PublicServerError, type ErrorCode } from '../../engine/errors';
+
+/** The JSON body of every HTTP failure: a detail for people, a code for programs. */
+export interface ErrorBodyJson {
+  readonly detail: string;
+  readonly error_code: ErrorCode;
+}
+
+/** An error that carries a code of the closed list (an EngineError, or a ConfigError). */
+export type CodedError = Error & { readonly code: ErrorCode };
+
+/**
+ * The status and body of a coded error. A client error's message says what to fix; a server
+ * error's may hold internals, so callers read the generic detail (and `logged` tells the filter to
+ * log the message) unless the engine wrote the message for them.
+ */
+export function httpErrorOf(err: CodedError): { status: HttpStatus; body: ErrorBodyJson; logged: boolean } {
+  // Spec 4.12: a datasource that fails to index is a 500 naming the reason, whatever the cause's code.
+  const status = err instanceof IndexBuildError ? HttpStatus.INTERNAL_SERVER_ERROR : statusForCode(err.code);
+  const shown = status < HttpStatus.INTERNAL_SERVER_ERROR || err instanceof PublicServerError;
+  return {
+    status,
+    body: { detail: shown ? redact(err.message) : INTERNAL_DETAIL, error_code: err.code },
+    logged: !shown,
+  };
+}
 
 export function statusForCode(code: ErrorCode): HttpStatus {
   switch (code) {
@@ -110,11 +137,6 @@ export function statusForCode(code: ErrorCode): HttpStatus {
     default:
       return assertUnreachable(code);
   }
-}
-
-/** A client error's message says what to fix; a server error's may hold internals, so it stays in the log. */
-export function exposesDetail(status: HttpStatus): boolean {
-  return status < HttpStatus.INTERNAL_SERVER_ERROR;
 }
 
 function assertUnreachable(code: never): never {

@@ -1,20 +1,18 @@
 /**
- * Maps every exception to an HTTP answer: Nest's own HttpExceptions pass through (as `{detail,
- * error_code}`), engine errors by their code (error-status.ts), anything else is a 500 with a
- * generic detail while the stack goes to the server log only. A response already started (an SSE
- * stream) is never written again.
+ * Maps every exception to an HTTP answer: engine errors through the one table (error-status.ts),
+ * Nest's and Express's own HttpExceptions (unknown route, a body the parser or a pipe refused) as
+ * `{detail, error_code}`, anything else a 500 with a generic detail while the stack goes to the
+ * server log only. A response already started (an SSE stream) is never written again.
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { redact } from '../../config/redact';
 import { getLogger } from '../../engine/logging/logger';
-import { isErrorCode, type ErrorCode } from '../../engine/errors';
-import { exposesDetail, statusForCode } from './error-status';
+import { INTERNAL_DETAIL, isErrorCode, type ErrorCode } from '../../engine/errors';
+import { httpErrorOf, type CodedError } from './error-status';
 import { NOT_A_JSON_OBJECT } from './json-object-body.pipe';
 
 const log = getLogger('nl2sql.http');
-
-export const GENERIC_500 = 'internal error; the server log has the details';
 
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -42,7 +40,6 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      if (typeof response === 'object' && response && 'detail' in response) return { status, body: response };
       const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
       const detail = Array.isArray(message)
         ? message.join('; ')
@@ -52,13 +49,15 @@ export class HttpErrorFilter implements ExceptionFilter {
       const code = httpCode(status);
       return { status, body: { detail: redact(detail), error_code: code } };
     }
-    const code = (exception as { code?: unknown })?.code;
-    if (exception instanceof Error && isErrorCode(code)) {
-      const status = statusForCode(code);
-      if (exposesDetail(status))
-        return { status, body: { detail: redact(exception.message), error_code: code } };
-      log.error('engine error', { request_id: req.id, error_code: code, error: describe(exception) });
-      return { status, body: { detail: GENERIC_500, error_code: code } };
+    if (isCoded(exception)) {
+      const { status, body, logged } = httpErrorOf(exception);
+      if (logged)
+        log.error('engine error', {
+          request_id: req.id,
+          error_code: body.error_code,
+          error: describe(exception),
+        });
+      return { status, body };
     }
     log.error('unexpected failure', {
       request_id: req.id,
@@ -68,7 +67,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     });
     return {
       status: HttpStatus.INTERNAL_SERVER_ERROR,
-      body: { detail: GENERIC_500, error_code: 'INTERNAL_ERROR' },
+      body: { detail: INTERNAL_DETAIL, error_code: 'INTERNAL_ERROR' },
     };
   }
 }
@@ -101,6 +100,10 @@ function httpCode(status: number): ErrorCode {
     default:
       return status < 500 ? 'REQUEST_INVALID' : 'INTERNAL_ERROR';
   }
+}
+
+function isCoded(e: unknown): e is CodedError {
+  return e instanceof Error && isErrorCode((e as { code?: unknown }).code);
 }
 
 function describe(e: unknown): string {

@@ -17,7 +17,7 @@ import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nes
 import type { Request } from 'express';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
 import { ErrorBody } from './error-body.dto';
-import { forbidden, unauthorized } from './http-errors';
+import { EngineError } from '../../engine/errors';
 import {
   type CallerRoles,
   isLoopback,
@@ -81,17 +81,24 @@ export class RolesGuard implements CanActivate {
     req.caller = caller;
     if (access === 'admin' && !roleSourceConfigured(api)) {
       if (isLoopback(req.socket.remoteAddress)) return true;
-      throw forbidden(
+      throw new EngineError(
+        'ROLE_FORBIDDEN',
         `admin routes answer only loopback clients when no role source is configured; set ${ROLE_KEYS_HINT} (and policies.admin_roles)`,
       );
     }
     if (!caller.roles) {
-      throw unauthorized(`no role on this request; the service takes roles from ${ROLE_KEYS_HINT}`);
+      throw new EngineError(
+        'ROLE_REQUIRED',
+        `no role on this request; the service takes roles from ${ROLE_KEYS_HINT}`,
+      );
     }
     if (access === 'admin') {
       const admins = this.config.policies.admin_roles;
       if (!caller.roles.some((r) => admins.includes(r))) {
-        throw forbidden(`this route needs one of the roles in policies.admin_roles (${admins.join(', ')})`);
+        throw new EngineError(
+          'ROLE_FORBIDDEN',
+          `this route needs one of the roles in policies.admin_roles (${admins.join(', ')})`,
+        );
       }
     }
     return true;

@@ -1,20 +1,17 @@
 import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiInternalServerErrorResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiProperty,
   ApiTags,
   ApiOperation,
 } from '@nestjs/swagger';
-import { redact } from '../../config/redact';
 import { IndexAdmin } from '../../engine/admin/index-admin.service';
 import type { ClearIndexResult, IndexAllResult, IndexStatus, IndexingStats } from '../../engine/index';
-import { getLogger } from '../../engine/logging/logger';
 import { ErrorBody } from '../common/error-body.dto';
-import { ApiHttpError } from '../common/http-errors';
 import { AdminOnly } from '../common/roles.guard';
 
-const log = getLogger('nl2sql.index');
 const obj = { type: 'object', additionalProperties: true } as const;
 
 class IndexDatasourceResponse {
@@ -48,6 +45,33 @@ class ClearIndexResponse {
   removed!: ClearIndexResult;
 }
 
+class IndexedDatasourceDto {
+  @ApiProperty() datasource_id!: string;
+  @ApiProperty() entries!: number;
+  @ApiProperty() index_version!: number;
+  @ApiProperty() built_at!: string;
+  @ApiProperty() schema_version!: string;
+}
+
+class IndexProblemDto {
+  @ApiProperty({
+    enum: [
+      'INDEX_UNAVAILABLE',
+      'NOT_BUILT',
+      'MODEL_CHANGED',
+      'DATASOURCE_NOT_INDEXED',
+      'DATASOURCE_REMOVED',
+      'SCHEMA_CHANGED',
+      'NO_TABLES',
+      'NO_DATASOURCES',
+    ],
+  })
+  code!: string;
+  @ApiProperty({ nullable: true, type: String }) datasource_id!: string | null;
+  @ApiProperty() message!: string;
+  @ApiProperty({ description: 'What to do about it' }) fix!: string;
+}
+
 class IndexStatusDto {
   @ApiProperty({ enum: ['ok', 'empty', 'stale', 'missing'] }) status!: string;
   @ApiProperty() total!: number;
@@ -55,8 +79,8 @@ class IndexStatusDto {
   @ApiProperty({ nullable: true, type: String }) built_at!: string | null;
   @ApiProperty() embedding_model!: string;
   @ApiProperty() namespace!: string;
-  @ApiProperty({ type: 'array', items: obj }) datasources!: unknown[];
-  @ApiProperty({ type: 'array', items: obj }) problems!: unknown[];
+  @ApiProperty({ type: [IndexedDatasourceDto] }) datasources!: IndexedDatasourceDto[];
+  @ApiProperty({ type: [IndexProblemDto] }) problems!: IndexProblemDto[];
 }
 
 @ApiTags('indexing')
@@ -71,32 +95,22 @@ export class IndexingController {
   @ApiOperation({
     summary: 'Index one datasource',
     description:
-      "Builds one datasource's schema index (tables, columns, relationships, sample questions; no model call). Admin only. A failure is a 500 whose detail names the reason.",
+      "Builds one datasource's schema index (tables, columns, relationships, sample questions; no model call). Admin only. An unknown datasource is a 404; a datasource that fails to index is a 500 whose detail names the reason.",
   })
   @ApiOkResponse({ type: IndexDatasourceResponse })
+  @ApiNotFoundResponse({ description: 'Unknown datasource (NOT_FOUND)', type: ErrorBody })
   @ApiInternalServerErrorResponse({
     description: 'The datasource failed to index; the detail names the reason',
     type: ErrorBody,
   })
   async indexDatasource(@Param('datasource_id') id: string): Promise<IndexDatasourceResponse> {
-    try {
-      const stats = await this.index.indexDatasource(id);
-      return {
-        success: true,
-        datasource_id: id,
-        indexing_stats: stats,
-        message: `indexed '${id}': ${stats.entries} entries`,
-      };
-    } catch (err) {
-      const reason = redact(err instanceof Error ? err.message : String(err));
-      log.warn('indexing failed', { datasource_id: id, reason });
-      const code = (err as { code?: unknown }).code;
-      throw new ApiHttpError(
-        500,
-        typeof code === 'string' ? code : 'INDEX_BUILD_FAILED',
-        `indexing '${id}' failed: ${reason}`,
-      );
-    }
+    const stats = await this.index.indexDatasource(id);
+    return {
+      success: true,
+      datasource_id: id,
+      indexing_stats: stats,
+      message: `indexed '${id}': ${stats.entries} entries`,
+    };
   }
 
   /** Builds every configured datasource; a failing one is listed in `errors` and keeps its entries. Admin only. */

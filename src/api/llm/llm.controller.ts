@@ -10,8 +10,8 @@ import {
 } from '@nestjs/swagger';
 import { LlmService } from '../../engine/llm/llm-service';
 import type { AgentEntry, LLMChange } from '../../engine/llm';
+import { EngineError } from '../../engine/errors';
 import { ErrorBody } from '../common/error-body.dto';
-import { ApiHttpError } from '../common/http-errors';
 import { AdminOnly, type RequestWithRoles } from '../common/roles.guard';
 import { AgentEntryDto, LlmChangeDto, LlmListDto, LlmSectionDto } from './llm.dto';
 
@@ -50,11 +50,10 @@ export class LlmController {
     @Headers(VIA_HEADER) viaHeader?: string,
   ): LLMChange {
     if (viaHeader !== undefined && viaHeader !== 'playground') {
-      throw new ApiHttpError(422, 'REQUEST_INVALID', `${VIA_HEADER} must be 'playground' when it is sent`);
+      throw new EngineError('REQUEST_INVALID', `${VIA_HEADER} must be 'playground' when it is sent`);
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new ApiHttpError(
-        422,
+      throw new EngineError(
         'CONFIG_INVALID',
         'the body must be the llm section: a JSON object with provider and model',
       );

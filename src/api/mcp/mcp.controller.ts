@@ -6,20 +6,14 @@
  * any instance behind a load balancer can answer. GET (a server-to-client stream) and DELETE (a
  * session's end) need sessions and answer 405. A client that goes away cancels its run.
  */
-import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { All, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Response } from 'express';
-import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
+import { EngineError, INTERNAL_DETAIL } from '../../engine/errors';
 import { getLogger } from '../../engine/logging/logger';
-import { ResultsService } from '../../engine/admin/results.service';
-import { DatasourceRegistry } from '../../engine/datasources/registry';
-import { RunService } from '../../engine/pipeline/run-service';
-import { VerifiedQueries } from '../../engine/pipeline/verified-queries';
-import type { McpDeps } from '../../mcp/deps';
-import { buildMcpServer } from '../../mcp/mcp-server';
+import { McpServerFactory } from './mcp-server';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';
-import { SERVICE_VERSION } from '../../version';
 
 const log = getLogger('nl2sql.mcp');
 
@@ -27,23 +21,13 @@ const log = getLogger('nl2sql.mcp');
 @ApiExcludeController()
 @Controller('mcp')
 export class McpController {
-  private readonly deps: McpDeps;
-
-  constructor(
-    @Inject(ENGINE_CONFIG) config: EngineConfig,
-    runs: RunService,
-    datasources: DatasourceRegistry,
-    results: ResultsService,
-    verified: VerifiedQueries,
-  ) {
-    this.deps = { config, runs, datasources, results, verified };
-  }
+  constructor(private readonly servers: McpServerFactory) {}
 
   @Post()
   @AnyRole()
   async handle(@Req() req: RequestWithRoles, @Res() res: Response): Promise<void> {
     const caller = { roles: req.caller?.roles ?? [], userId: req.caller?.userId ?? null };
-    const server = buildMcpServer(this.deps, caller, SERVICE_VERSION);
+    const server = this.servers.build(caller);
     // Each POST's answer is an event stream, so a tool's progress notifications reach the client
     // before its result.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -59,7 +43,7 @@ export class McpController {
       if (!res.headersSent) {
         res.status(500).json({
           jsonrpc: '2.0',
-          error: { code: -32603, message: 'internal error; the server log has the details' },
+          error: { code: -32603, message: INTERNAL_DETAIL },
           id: null,
         });
       }
@@ -67,11 +51,11 @@ export class McpController {
   }
 
   @All()
-  other(@Res() res: Response): void {
-    res.status(405).setHeader('Allow', 'POST').json({
-      detail:
-        'this MCP endpoint is stateless: POST JSON-RPC messages; GET streams and DELETE sessions are not offered',
-      error_code: 'METHOD_NOT_ALLOWED',
-    });
+  other(@Res() res: Response): never {
+    res.setHeader('Allow', 'POST');
+    throw new EngineError(
+      'METHOD_NOT_ALLOWED',
+      'this MCP endpoint is stateless: POST JSON-RPC messages; GET streams and DELETE sessions are not offered',
+    );
   }
 }

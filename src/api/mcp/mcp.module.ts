@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { McpController } from './mcp.controller';
+import { McpToolsModule } from './mcp-tools.module';
 
-@Module({ controllers: [McpController] })
+@Module({ imports: [McpToolsModule], controllers: [McpController] })
 export class McpModule {}

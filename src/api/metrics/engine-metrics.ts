@@ -120,45 +120,47 @@ export class EngineMetrics implements OnModuleDestroy {
   }
 
   private record(e: OperatorEvent): void {
-    const d = e.data;
     switch (e.name) {
       case 'run.ended': {
-        const status = str(d.status);
-        this.runs.inc({ status, source: str(d.source ?? 'none') });
-        this.runSeconds.observe({ status }, num(d.duration_s));
-        const hits = num(d.plan_cache_hits);
-        if (hits > 0) this.planCacheHits.inc(hits);
+        const { status, source, duration_s, plan_cache_hits } = e.data;
+        this.runs.inc({ status, source: source ?? 'none' });
+        this.runSeconds.observe({ status }, amount(duration_s));
+        if (plan_cache_hits > 0) this.planCacheHits.inc(plan_cache_hits);
         return;
       }
       case 'node.finished':
-        this.steps.observe({ node: str(d.node), ok: String(d.ok === true) }, num(d.seconds));
+        this.steps.observe({ node: e.data.node, ok: String(e.data.ok) }, amount(e.data.seconds));
         return;
       case 'model.call': {
-        const labels = { agent: str(d.agent), model: str(d.model) };
-        const error = typeof d.error === 'string' ? d.error : null;
-        this.modelCalls.inc({ ...labels, node: str(d.node), outcome: error ? 'error' : 'ok' });
-        if (error) this.providerErrors.inc({ ...labels, code: error });
-        this.tokens.inc({ ...labels, kind: 'input' }, num(d.input_tokens));
-        this.tokens.inc({ ...labels, kind: 'cached_input' }, num(d.cached_input_tokens));
-        this.tokens.inc({ ...labels, kind: 'output' }, num(d.output_tokens));
-        this.tokens.inc({ ...labels, kind: 'reasoning' }, num(d.reasoning_tokens));
-        if (typeof d.cost === 'number') this.cost.inc(labels, d.cost);
+        const d = e.data;
+        const labels = { agent: d.agent, model: d.model };
+        this.modelCalls.inc({ ...labels, node: d.node, outcome: d.error ? 'error' : 'ok' });
+        if (d.error) this.providerErrors.inc({ ...labels, code: d.error });
+        this.tokens.inc({ ...labels, kind: 'input' }, amount(d.input_tokens));
+        this.tokens.inc({ ...labels, kind: 'cached_input' }, amount(d.cached_input_tokens));
+        this.tokens.inc({ ...labels, kind: 'output' }, amount(d.output_tokens));
+        this.tokens.inc({ ...labels, kind: 'reasoning' }, amount(d.reasoning_tokens));
+        if (d.cost !== null) this.cost.inc(labels, amount(d.cost));
         return;
       }
       case 'sql.executed': {
-        const datasource_id = str(d.datasource_id);
-        this.sqlSeconds.observe({ datasource_id, ok: String(d.ok === true) }, num(d.seconds));
-        this.sqlRows.inc({ datasource_id }, num(d.rows));
+        const { datasource_id, ok, seconds, rows } = e.data;
+        this.sqlSeconds.observe({ datasource_id, ok: String(ok) }, amount(seconds));
+        this.sqlRows.inc({ datasource_id }, amount(rows));
         return;
       }
+      case 'policy.denied':
+      case 'hook.decision':
+      case 'audit.llm.changed':
+      case 'audit.datasource.added':
+      case 'audit.datasource.removed':
+        // Counted nowhere: what they say is about roles and reasons, which no label may carry.
+        return;
     }
   }
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' && v ? v : 'unknown';
-}
-
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
+/** prom-client throws on a negative or non-finite amount, and a subscriber must never throw into a run. */
+function amount(v: number): number {
+  return Number.isFinite(v) && v > 0 ? v : 0;
 }

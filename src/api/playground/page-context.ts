@@ -8,25 +8,9 @@ import type { Request } from 'express';
 import type { DatasourceRegistry } from '../../engine/datasources/registry';
 import type { EngineConfig } from '../../engine/engine-config';
 import { isLoopback, resolveRoles, roleSourceConfigured } from '../common/role-resolver';
+import type { PageContext } from './page-context.types';
 
-export interface PageContext {
-  role_source: {
-    /** Header a trusted proxy sets; the page sends the roles typed into its role field in it. */
-    header: string | null;
-    static_role: string | null;
-    trust_body_role: boolean;
-    configured: boolean;
-  };
-  caller: {
-    roles: string[] | null;
-    /** The query and result routes answer this caller (they need some role). */
-    may_query: boolean;
-    /** PUT /api/v1/settings/llm and the other admin routes answer this caller. */
-    may_admin: boolean;
-  };
-  admin_roles: string[];
-  sample_questions: Record<string, string[]>;
-}
+export type { PageContext };
 
 export function pageContext(
   engine: { config: EngineConfig; datasources: DatasourceRegistry },

@@ -7,7 +7,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { DatasourceRegistry } from '../../engine/datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
-import { ApiHttpError } from '../common/http-errors';
+import { NotFoundError } from '../../engine/errors';
 import { pageContext, type PageContext } from './page-context';
 import { assetPath, webDir } from './web-assets';
 
@@ -42,9 +42,7 @@ export class PlaygroundController {
     const dir = webDir();
     const path = assetPath(dir, name);
     if (!path) {
-      throw new ApiHttpError(
-        404,
-        'NOT_FOUND',
+      throw new NotFoundError(
         name === 'index.html'
           ? `the playground page is not built (no ${dir}/index.html): run npm run build`
           : `no playground asset named '${name.slice(0, 100)}'`,

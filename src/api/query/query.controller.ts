@@ -25,9 +25,9 @@ import {
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import { ResultsService } from '../../engine/admin/results.service';
-import { RunService } from '../../engine/pipeline/run-service';
-import type { RunRequest } from '../../engine/pipeline/run-state';
-import type { QueryResponse } from '../../engine/pipeline/query-response';
+import { RunService } from '../../engine/run/run-service';
+import type { RunRequest } from '../../engine/run/run-state';
+import type { QueryResponse } from '../../engine/run/query-response';
 import type { ResultPage } from '../../engine/storage';
 import { ErrorBody } from '../common/error-body.dto';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';

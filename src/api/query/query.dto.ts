@@ -1,6 +1,6 @@
 /**
  * The query routes' wire shapes for validation and for /openapi.json. They mirror
- * src/engine/pipeline/wire.ts, the engine's own result type, which the routes return unchanged.
+ * src/engine/run/query-response.ts, the engine's own result type, which the routes return unchanged.
  */
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';

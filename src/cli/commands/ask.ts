@@ -3,11 +3,10 @@
  * pipeline; prints the answer, the SQL of each sub-query and its rows as a table (or, with --json,
  * the API's response body). Exit 1 when the run ends in error.
  */
-import type { QueryResponse } from '../../engine/pipeline/query-response';
-import { commandRoles, engineFromConfig, reportFailure } from '../engine-from-config';
+import type { QueryResponse } from '../../engine/run/query-response';
 import { UsageError, type CommandIo, type CommandOptions } from '../io';
-import { sendLogsToStderr } from '../../engine/logging/logger';
 import { formatTable } from '../table';
+import { commandRoles, withEngine } from '../with-engine';
 
 /** Rows printed per sub-query; the whole result is saved (its path is printed). */
 const PRINTED_ROWS = 20;
@@ -19,26 +18,14 @@ export async function askCommand(
 ): Promise<number> {
   const question = args.join(' ').trim();
   if (!question) throw new UsageError('ask needs a question, e.g. nl2sql ask "How many orders per country?"');
-  sendLogsToStderr();
-  let loaded;
-  try {
-    loaded = await engineFromConfig(options.env);
-  } catch (err) {
-    return reportFailure(io, err);
-  }
-  const { engine, config } = loaded;
-  try {
+  return withEngine(options.env, io, async (engine, config) => {
     const response = await engine.ask(question, {
       datasourceId: options.datasource ?? undefined,
       roles: commandRoles(options.roles, config),
     });
     io.out(options.json ? JSON.stringify(response, null, 2) : render(response));
     return response.status === 'error' ? 1 : 0;
-  } catch (err) {
-    return reportFailure(io, err);
-  } finally {
-    await engine.close();
-  }
+  });
 }
 
 function render(r: QueryResponse): string {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { loadConfig } from '../../config/loader';
 import { SecretManager } from '../../config/secrets';
 import { unresolvedSecrets } from '../../config/unresolved-secrets';
-import { reportFailure } from '../engine-from-config';
+import { reportFailure } from '../with-engine';
 import { UsageError, type CommandIo, type CommandOptions } from '../io';
 
 export async function checkConfigCommand(

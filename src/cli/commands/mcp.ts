@@ -5,12 +5,10 @@
  * stdout carries only JSON-RPC. Ends when stdin closes or on SIGINT/SIGTERM.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { sendLogsToStderr } from '../../engine/logging/logger';
-import { mcpDeps } from '../../mcp/deps';
-import { buildMcpServer } from '../../mcp/mcp-server';
-import { SERVICE_VERSION } from '../../version';
-import { commandRoles, engineFromConfig, reportFailure } from '../engine-from-config';
+import { McpServerFactory } from '../../api/mcp/mcp-server';
+import { McpToolsModule } from '../../api/mcp/mcp-tools.module';
 import { KEEPS_RUNNING, UsageError, type CommandIo, type CommandOptions } from '../io';
+import { commandRoles, withEngine } from '../with-engine';
 
 export async function mcpCommand(
   args: readonly string[],
@@ -18,27 +16,26 @@ export async function mcpCommand(
   io: CommandIo,
 ): Promise<number> {
   if (args.length) throw new UsageError(`mcp takes no arguments (got ${args.join(' ')})`);
-  sendLogsToStderr();
-  let loaded;
-  try {
-    loaded = await engineFromConfig(options.env);
-  } catch (err) {
-    return reportFailure(io, err);
-  }
-  const { engine, config } = loaded;
-  const caller = { roles: commandRoles(options.roles, config), userId: null };
-  const server = buildMcpServer(mcpDeps(engine), caller, SERVICE_VERSION);
-  let closing = false;
-  const close = async () => {
-    if (closing) return;
-    closing = true;
-    await server.close().catch(() => undefined);
-    await engine.close();
-    process.exit(0);
-  };
-  process.stdin.on('end', () => void close());
-  process.on('SIGINT', () => void close());
-  process.on('SIGTERM', () => void close());
-  await server.connect(new StdioServerTransport());
-  return KEEPS_RUNNING;
+  return withEngine(
+    options.env,
+    io,
+    async (engine, config) => {
+      const caller = { roles: commandRoles(options.roles, config), userId: null };
+      const server = engine.get(McpServerFactory).build(caller);
+      let closing = false;
+      const close = async () => {
+        if (closing) return;
+        closing = true;
+        await server.close().catch(() => undefined);
+        await engine.close();
+        process.exit(0);
+      };
+      process.stdin.on('end', () => void close());
+      process.on('SIGINT', () => void close());
+      process.on('SIGTERM', () => void close());
+      await server.connect(new StdioServerTransport());
+      return KEEPS_RUNNING;
+    },
+    [McpToolsModule],
+  );
 }

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DatasourceRegistry } from '../datasources/registry';
 import type { SchemaSnapshot } from '../datasources/schema';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
+import { IndexBuildError } from '../errors';
 import type {
   ClearIndexResult,
   DatasourceMeta,
@@ -12,6 +13,9 @@ import type {
   IndexTarget,
 } from '../index';
 import { SchemaIndex } from '../index/schema-index';
+import { getLogger } from '../logging/logger';
+
+const log = getLogger('nl2sql.index');
 
 @Injectable()
 export class IndexAdmin {
@@ -21,14 +25,24 @@ export class IndexAdmin {
     private readonly index: SchemaIndex,
   ) {}
 
-  /** Builds one datasource's index entries (introspecting it first if needed). Throws with the reason. */
+  /**
+   * Builds one datasource's index entries (introspecting it first if needed). An unknown id is a
+   * NotFoundError; any failure to index a known one is an IndexBuildError naming the reason.
+   */
   async indexDatasource(id: string): Promise<IndexingStats> {
-    const entry = await this.datasources.use(id);
-    const stats = await this.index
-      .require()
-      .indexDatasource(id, await this.freshSnapshot(id), this.meta(entry.config.id), entry.adapter);
-    this.index.built();
-    return stats;
+    this.datasources.require(id);
+    try {
+      const entry = await this.datasources.use(id);
+      const stats = await this.index
+        .require()
+        .indexDatasource(id, await this.freshSnapshot(id), this.meta(entry.config.id), entry.adapter);
+      this.index.built();
+      return stats;
+    } catch (err) {
+      const failure = new IndexBuildError(id, err);
+      log.warn('indexing failed', { datasource_id: id, reason: failure.message });
+      throw failure;
+    }
   }
 
   /** Builds every configured datasource; one that fails is an `errors` entry and keeps its entries. */

@@ -24,13 +24,16 @@ export class NotFoundError extends EngineError {
   }
 }
 
+/** What a caller reads of a failure whose details may hold internals; the details go to the server log. */
+export const INTERNAL_DETAIL = 'internal error; the server log has the details';
+
 /**
- * The one cancellation error: the caller went away (or aborted its signal). Raised before the next
- * step or model call, and by a model call cut short by the run's signal.
+ * A server-side failure whose message was written for the caller (any reason in it redacted), so
+ * the HTTP layer shows it instead of the generic detail it gives other server errors.
  */
-export class RunCancelledError extends EngineError {
-  constructor(message = 'the run was cancelled (the client went away)') {
-    super('RUN_CANCELLED', message);
-    this.name = 'RunCancelledError';
+export class PublicServerError extends EngineError {
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, details);
+    this.name = 'PublicServerError';
   }
 }

@@ -4,6 +4,8 @@
  * operator-only (policy denials, hook decisions, model calls) is ever emitted here.
  */
 import { redact } from '../../config/redact';
+import type { ErrorCode } from '../errors';
+import type { QueryResponse, ResultSummary, RunStatus } from '../run/query-response';
 
 export interface RunEventMap {
   'run.started': {
@@ -16,7 +18,7 @@ export interface RunEventMap {
   };
   'node.started': { node: string; sub_query_id: string | null };
   'node.finished': { node: string; sub_query_id: string | null; seconds: number; ok: boolean };
-  'result.manifest': { results: unknown[] };
+  'result.manifest': { results: ResultSummary[] };
   'answer.delta': { field: 'summary' | 'content'; text: string };
   'sanity.flagged': {
     check: string;
@@ -30,19 +32,36 @@ export interface RunEventMap {
     used: number;
     node: string;
   };
-  'run.finished': { status: string; duration_s: number; result: unknown; [k: string]: unknown };
-  'run.failed': { message: string; error_code: string; user_id?: string | null; roles?: readonly string[] };
+  'run.finished': {
+    status: RunStatus;
+    duration_s: number;
+    sub_queries: number;
+    errors: number;
+    user_id: string | null;
+    roles: readonly string[];
+    /** What `POST /api/v1/query` returns for the same run. */
+    result: QueryResponse;
+  };
+  'run.failed': {
+    message: string;
+    error_code: ErrorCode;
+    user_id?: string | null;
+    roles?: readonly string[];
+  };
 }
 
 export type RunEventName = keyof RunEventMap;
 
-export interface RunEvent<N extends RunEventName = RunEventName> {
-  readonly name: N;
-  readonly at: string;
-  readonly trace_id: string;
-  readonly tenant_id: string | null;
-  readonly data: RunEventMap[N];
-}
+/** One run event; without a type argument, the union of all of them (switch on `name`). */
+export type RunEvent<N extends RunEventName = RunEventName> = {
+  [K in N]: {
+    readonly name: K;
+    readonly at: string;
+    readonly trace_id: string;
+    readonly tenant_id: string | null;
+    readonly data: RunEventMap[K];
+  };
+}[N];
 
 export const TERMINAL_EVENTS: readonly RunEventName[] = ['run.finished', 'run.failed'];
 
@@ -72,10 +91,8 @@ export class RunEventEmitter {
       at: new Date().toISOString(),
       trace_id: this.traceId,
       tenant_id: this.tenantId,
-      data,
+      data: name === 'run.failed' ? redactFailure(data as RunEventMap['run.failed']) : data,
     } as RunEvent;
-    if (name === 'run.failed')
-      (event.data as RunEventMap['run.failed']).message = redact((data as RunEventMap['run.failed']).message);
     if (terminal) this.ended = true;
     this.sink(event);
   }
@@ -83,4 +100,9 @@ export class RunEventEmitter {
   get finished(): boolean {
     return this.ended;
   }
+}
+
+/** A failure's message may quote its cause: redacted like everything that leaves the engine. */
+function redactFailure(data: RunEventMap['run.failed']): RunEventMap['run.failed'] {
+  return { ...data, message: redact(data.message) };
 }

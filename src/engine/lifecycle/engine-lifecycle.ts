@@ -10,41 +10,22 @@ import { IndexAdmin } from '../admin/index-admin.service';
 import { DATASOURCE_PREPARERS, type DatasourcePreparer } from '../datasources/preparer';
 import { DatasourceRegistry } from '../datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
-import { EngineError } from '../errors';
+import { EngineNotReadyError, type DatasourceCheck } from '../errors';
 import { OperatorEvents } from '../events/operator-events';
 import { SchemaIndex } from '../index/schema-index';
 import { LlmService } from '../llm/llm-service';
 import { probeAgents } from '../llm/reachability';
 import { getLogger } from '../logging/logger';
-import { VerifiedQueries } from '../pipeline/verified-queries';
+import { VerifiedQueries } from '../verified/verified-queries';
 import { ResultStore } from '../storage/result-store';
-import { EngineState } from './engine-state';
+import { EngineState } from '../run/engine-state';
 import { ModelReachability } from './model-reachability';
 import { RetentionService } from './retention.service';
-
-export interface DatasourceCheck {
-  readonly datasource_id: string;
-  readonly status: string;
-  readonly required: boolean;
-  readonly reason: string | null;
-}
-
-export class EngineNotReadyError extends EngineError {
-  constructor(
-    message: string,
-    readonly checks: readonly DatasourceCheck[],
-  ) {
-    super('ENGINE_NOT_READY', message, { checks });
-    this.name = 'EngineNotReadyError';
-  }
-}
 
 @Injectable()
 export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = getLogger('nl2sql.engine');
   private closing: Promise<void> | null = null;
-  /** The start-up index build, while it runs (closing waits for it through the index's own queue). */
-  private building: Promise<void> | null = null;
 
   constructor(
     @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
@@ -122,7 +103,8 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
       });
     }
     await this.index.open(this.datasources.ids());
-    if (this.config.storage.index.build_on_start) this.building = this.buildIndexIfNeeded();
+    // In the background; closing waits for the build through the index's own queue.
+    if (this.config.storage.index.build_on_start) void this.buildIndexIfNeeded();
     return checks;
   }
 

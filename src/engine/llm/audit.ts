@@ -2,9 +2,11 @@
  * Where the model layer sends its audit records and log lines. The engine's OperatorEvents
  * (src/engine/events/operator-events.ts) already satisfies `AuditSink`; tests pass a recorder.
  */
+import type { OperatorEventMap } from '../events/operator-events';
+
 export interface AuditSink {
-  /** One audit record, e.g. `llm.changed`. The sink adds time and tenant. */
-  audit(record: string, data: Record<string, unknown>): void;
+  /** The model layer's one audit record, `llm.changed`. The sink adds time and tenant. */
+  audit(record: 'llm.changed', data: OperatorEventMap['audit.llm.changed']): void;
 }
 
 /** The part of a winston logger the model layer uses (logger name `nl2sql.llm`). */
@@ -15,9 +17,9 @@ export interface LlmLogger {
 
 /** Keeps the records in memory: for programmatic use without an engine, and for tests. */
 export class MemoryAuditSink implements AuditSink {
-  readonly records: { record: string; data: Record<string, unknown> }[] = [];
+  readonly records: { record: string; data: OperatorEventMap['audit.llm.changed'] }[] = [];
 
-  audit(record: string, data: Record<string, unknown>): void {
+  audit(record: 'llm.changed', data: OperatorEventMap['audit.llm.changed']): void {
     this.records.push({ record, data: structuredClone(data) });
   }
 }

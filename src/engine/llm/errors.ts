@@ -4,7 +4,7 @@
  * key redacted, so the pipeline can put it in `errors[]` as it is.
  */
 import { redact, redactDeep } from '../../config/redact';
-import { EngineError } from '../errors';
+import { EngineError, type ErrorCode } from '../errors';
 import type { CallRecord } from './usage';
 
 /** Codes of provider failures. HTTP status of a run carrying one: 200 (pipeline failure as data). */
@@ -63,7 +63,7 @@ export class LlmError extends EngineError {
   toErrorEntry(node: string): {
     node: string;
     message: string;
-    error_code: string;
+    error_code: ErrorCode;
     severity: 'ERROR';
     provider: string | null;
     provider_response: unknown;

@@ -3,6 +3,7 @@
  * side: `acquire()` the current set once at a run's start and `release()` it at the end. Plain
  * TypeScript, usable without HTTP; the engine owns one instance.
  */
+import type { LlmChanges } from '../events/operator-events';
 import { ConfigError, type ConfigProblem } from '../../config/config-error';
 import { redact, redactDeep } from '../../config/redact';
 import { SecretManager } from '../../config/secrets';
@@ -29,7 +30,7 @@ export interface LlmCaller {
 export interface LLMChange {
   by: { via: string; user_id?: string | null; roles?: string[] };
   /** Agent name to `provider/model` before and after (null: the agent did not exist then). */
-  changes: Record<string, { old: string | null; new: string | null }>;
+  changes: LlmChanges;
 }
 
 export interface LlmServiceOptions {

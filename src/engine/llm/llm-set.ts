@@ -4,6 +4,7 @@
  * middle of a run never mixes two sets. An agent whose key or client library is missing is kept
  * as a problem: the set still builds, and using that agent raises the problem.
  */
+import type { ErrorCode } from '../errors';
 import type { CachedClient, ClientCache } from './client-cache';
 import { LlmError } from './errors';
 import type { PriceTable } from './prices';
@@ -33,7 +34,7 @@ export interface AgentEntry {
 export interface AgentProblem {
   agent: string;
   provider: string;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

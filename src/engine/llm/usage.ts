@@ -3,6 +3,7 @@
  * wires: `input_tokens` counts every prompt token, cached and cache-written ones included, so the
  * three input figures nest (cached + cache_write <= input) on both wires.
  */
+import type { ErrorCode } from '../errors';
 import type { PriceTable } from './prices';
 import type { TokenUsage } from './token-usage';
 
@@ -36,7 +37,7 @@ export interface CallRecord {
   /** False when the provider sent no usage: the token figures are then zeros, the cost null. */
   usage_reported: boolean;
   /** The error code of a failed call, else null. */
-  error: string | null;
+  error: ErrorCode | null;
 }
 
 export interface QuestionUsage {
@@ -52,7 +53,7 @@ export function callRecord(args: {
   usage: TokenUsage | null;
   latencyS: number;
   prices: PriceTable;
-  error?: string | null;
+  error?: ErrorCode | null;
 }): CallRecord {
   const u = args.usage;
   const input = u?.inputTokens ?? 0;

@@ -11,10 +11,8 @@ import type { ManifestColumn } from './result-store';
 
 const READER_MEMORY_LIMIT = '256MB';
 /**
- * Reads touch one row group (a page) or a few (a CSV slice). Measured on 2 cores with 10M rows:
- * with 2 DuckDB threads a CSV export grew RSS by 110-170 MB (per-thread read and write buffers),
- * with one by about 35 MB, at 0.9x the speed. Queries of different connections still run side by
- * side with one thread (each on its caller's thread), so concurrent requests do not queue.
+ * Reads touch one row group (a page) or a few (a CSV slice). Queries of different connections still
+ * run side by side with one thread (each on its caller's thread), so concurrent requests do not queue.
  */
 const READER_THREADS = '1';
 

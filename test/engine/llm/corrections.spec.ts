@@ -5,7 +5,7 @@
  */
 import Ajv from 'ajv';
 import { briefCorrection, parseProblem } from '../../../src/engine/llm/corrections';
-import { PLANNER_OUTPUT_SCHEMA } from '../../../src/engine/pipeline/prompts/planner-prompt';
+import { PLANNER_OUTPUT_SCHEMA } from '../../../src/engine/run/prompts/planner-plan';
 import * as P from '../../../src/engine/plan/build';
 
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });

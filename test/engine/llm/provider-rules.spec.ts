@@ -8,14 +8,14 @@ import { SecretManager } from '../../../src/config/secrets';
 import { LlmService } from '../../../src/engine/llm/llm-service';
 import { acceptsJsonSchemaOutput } from '../../../src/engine/llm/providers/anthropic-wire';
 import { strictSchemaProblems } from '../../../src/engine/llm/providers/openai-strict';
-import { ROUTE_SCHEMA } from '../../../src/engine/pipeline/nodes/datasource-resolver';
-import { decompositionSchema } from '../../../src/engine/pipeline/nodes/decomposer';
-import { PLANNER_OUTPUT_SCHEMA } from '../../../src/engine/pipeline/prompts/planner-prompt';
-import { SQL_DRAFT_SCHEMA } from '../../../src/engine/pipeline/prompts/planner-sql';
-import { VerifiedQueries } from '../../../src/engine/pipeline/verified-queries';
+import { ROUTE_SCHEMA } from '../../../src/engine/run/prompts/router';
+import { decompositionSchema } from '../../../src/engine/run/prompts/decomposer';
+import { PLANNER_OUTPUT_SCHEMA } from '../../../src/engine/run/prompts/planner-plan';
+import { SQL_DRAFT_SCHEMA } from '../../../src/engine/run/prompts/planner-sql-draft';
+import { verifiedMatchSchema } from '../../../src/engine/run/prompts/verified-match';
 import { FakeModelServer } from '../../support/fake-model';
 
-const MATCH_SCHEMA = new VerifiedQueries([]).matchSchema({
+const MATCH_SCHEMA = verifiedMatchSchema({
   id: 'v',
   datasource_id: 'shop',
   question: 'How many orders came from a country?',

@@ -7,7 +7,7 @@
  * decides between rows that tie on every key before it.
  *
  * The tie-breakers reproduce SQLite's order where SQLite defines one (the plans' meaning is
- * SQLite's; measured on SQLite 3.53 over the ten spider-dev-a databases, every table and column):
+ * SQLite's):
  * - grouped select: the group keys. SQLite reads the groups either from an index (the group keys
  *   are a prefix of a table's primary key, or hold all of it: ascending) or from a sorter whose
  *   direction it copies from the ORDER BY term at the same position when GROUP BY and ORDER BY

@@ -1,0 +1,108 @@
+/**
+ * The planner's view of the schema: compact DDL; denied tables and columns keep their names but lose
+ * values and statistics; values the question names come first, spelled as stored.
+ */
+import type { SchemaSnapshot } from '../../../src/engine/datasources/schema';
+import { renderSchema } from '../../../src/engine/run/prompts/schema-text';
+
+const snapshot: SchemaSnapshot = {
+  datasourceId: 'shop',
+  dialect: 'postgres',
+  schemaVersion: 'v',
+  introspectedAt: '2026-01-01T00:00:00Z',
+  tables: [
+    {
+      name: 'customers',
+      schema: 'public',
+      primaryKey: ['id'],
+      foreignKeys: [],
+      rowCountEstimate: 1200,
+      columns: [
+        { name: 'id', type: 'integer', kind: 'integer', nullable: false, sampleValues: [1, 2] },
+        { name: 'email', type: 'text', kind: 'text', nullable: true, sampleValues: ['ada@example.com'] },
+      ],
+    },
+    {
+      name: 'salaries',
+      schema: 'public',
+      primaryKey: ['customer_id'],
+      foreignKeys: [{ columns: ['customer_id'], refTable: 'customers', refColumns: ['id'] }],
+      rowCountEstimate: 50,
+      columns: [
+        { name: 'customer_id', type: 'integer', kind: 'integer', nullable: false, sampleValues: [1] },
+        { name: 'amount', type: 'numeric', kind: 'decimal', nullable: false, sampleValues: [98000] },
+      ],
+    },
+  ],
+};
+
+const policies = {
+  analyst: { tables: { deny: ['shop.salaries'] }, columns: { deny: ['shop.customers.email'] } },
+};
+
+it('shows readable tables as DDL with samples, keys and row estimates', () => {
+  const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [] });
+  expect(text).toContain(
+    [
+      'CREATE TABLE customers ( -- ~1200 rows',
+      // A numeric key shows no samples: ids say nothing.
+      '  id integer PRIMARY KEY,',
+      "  email text -- e.g. 'ada@example.com'",
+      ');',
+    ].join('\n'),
+  );
+  expect(text).toContain('  customer_id integer PRIMARY KEY REFERENCES customers(id),\n');
+  // A number shows one sample, for its format.
+  expect(text).toContain('  amount numeric NOT NULL -- e.g. 98000');
+});
+
+it('puts the values the question names before the typical ones, marked, and never for a denied column', () => {
+  const values = new Map([
+    [
+      'customers.email',
+      { matched: ["o'hara@example.com"], typical: ['bo@example.com', "o'hara@example.com"] },
+    ],
+  ]);
+  const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values });
+  expect(text).toContain("  email text -- matches: 'o''hara@example.com'; e.g. 'bo@example.com'");
+  // A column whose stored values are all distinct shows one example, matches whole.
+  const unique = new Map([
+    ['customers.email', { matched: [], typical: ['bo@example.com', 'cy@example.com'], unique: true }],
+  ]);
+  expect(
+    renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values: unique }),
+  ).toContain("  email text -- e.g. 'bo@example.com'\n");
+  const denied = renderSchema(snapshot, { datasourceId: 'shop', policies, roles: ['analyst'], values });
+  expect(denied).not.toContain('hara@example.com');
+  expect(denied).not.toContain('bo@example.com');
+  expect(denied).toContain('email text -- [not readable by your role]');
+});
+
+it('keeps denied names but drops their sample values and statistics', () => {
+  const text = renderSchema(snapshot, { datasourceId: 'shop', policies, roles: ['analyst'] });
+  expect(text).toContain('CREATE TABLE salaries ( -- [not readable by your role]');
+  expect(text).not.toContain('98000');
+  expect(text).not.toContain('~50 rows');
+  expect(text).toContain('email text -- [not readable by your role]');
+  expect(text).not.toContain('ada@example.com');
+  expect(text).toContain('CREATE TABLE customers ( -- ~1200 rows');
+});
+
+it('renders the whole schema once per role and snapshot, never one role for another', () => {
+  const both = { ...policies, reader: {} };
+  const asAnalyst = renderSchema(snapshot, { datasourceId: 'shop', policies: both, roles: ['analyst'] });
+  const asReader = renderSchema(snapshot, { datasourceId: 'shop', policies: both, roles: ['reader'] });
+  expect(asReader).toContain('98000');
+  expect(asAnalyst).not.toContain('98000');
+  expect(renderSchema(snapshot, { datasourceId: 'shop', policies: both, roles: ['analyst'] })).toBe(
+    asAnalyst,
+  );
+  // A refreshed schema is a new snapshot: its text is rendered anew.
+  const refreshed: SchemaSnapshot = {
+    ...snapshot,
+    tables: snapshot.tables.map((t) => (t.name === 'customers' ? { ...t, rowCountEstimate: 1300 } : t)),
+  };
+  expect(renderSchema(refreshed, { datasourceId: 'shop', policies: both, roles: ['reader'] })).toContain(
+    'CREATE TABLE customers ( -- ~1300 rows',
+  );
+});
