@@ -1,9 +1,11 @@
 /**
- * The allow-list of scalar functions a plan may call, with arity and result type. A function not
- * listed here cannot appear in a plan (the JSON Schema enumerates these names), so a dialect only
- * has to know how to spell these.
+ * The allow-lists of scalar and window functions a plan may call, each with its arity and result
+ * type. A function not listed here cannot appear in a plan (the JSON Schema enumerates these
+ * names), so a dialect only has to know how to spell these; code that meets a name not listed
+ * (a plan that skipped the shape check) refuses it instead of guessing.
  */
 import type { TypeKind } from '../datasources/schema';
+import { PlanError } from './errors';
 
 export const SCALAR_FUNCTION_NAMES = [
   'lower',
@@ -63,6 +65,71 @@ export const FUNCTION_SIGNATURES: Record<ScalarFunctionName, FunctionSignature> 
   current_date: { minArgs: 0, maxArgs: 0, returns: 'date' },
 };
 
+export const WINDOW_FUNCTION_NAMES = [
+  'row_number',
+  'rank',
+  'dense_rank',
+  'percent_rank',
+  'cume_dist',
+  'ntile',
+  'lag',
+  'lead',
+  'first_value',
+  'last_value',
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+] as const;
+export type WindowFunctionName = (typeof WINDOW_FUNCTION_NAMES)[number];
+
+export interface WindowSignature {
+  readonly minArgs: number;
+  readonly maxArgs: number;
+  /** Result type; 'arg' is the first argument's type, 'aggregate' the aggregate's over it. */
+  readonly returns: TypeKind | 'arg' | 'aggregate';
+}
+
+const RANKING: WindowSignature = { minArgs: 0, maxArgs: 0, returns: 'integer' };
+const DISTRIBUTION: WindowSignature = { minArgs: 0, maxArgs: 0, returns: 'float' };
+const OFFSET: WindowSignature = { minArgs: 1, maxArgs: 3, returns: 'arg' };
+const AGGREGATE: WindowSignature = { minArgs: 1, maxArgs: 1, returns: 'aggregate' };
+
+export const WINDOW_SIGNATURES: Record<WindowFunctionName, WindowSignature> = {
+  row_number: RANKING,
+  rank: RANKING,
+  dense_rank: RANKING,
+  percent_rank: DISTRIBUTION,
+  cume_dist: DISTRIBUTION,
+  ntile: { minArgs: 1, maxArgs: 1, returns: 'integer' },
+  lag: OFFSET,
+  lead: OFFSET,
+  first_value: { minArgs: 1, maxArgs: 1, returns: 'arg' },
+  last_value: { minArgs: 1, maxArgs: 1, returns: 'arg' },
+  count: { minArgs: 0, maxArgs: 1, returns: 'integer' },
+  sum: AGGREGATE,
+  avg: AGGREGATE,
+  min: AGGREGATE,
+  max: AGGREGATE,
+};
+
 export function isScalarFunction(name: string): name is ScalarFunctionName {
   return (SCALAR_FUNCTION_NAMES as readonly string[]).includes(name);
+}
+
+export function isWindowFunction(name: string): name is WindowFunctionName {
+  return (WINDOW_FUNCTION_NAMES as readonly string[]).includes(name);
+}
+
+/** The signature of an allow-listed scalar function; a name off the list is a malformed plan. */
+export function scalarSignature(name: string): FunctionSignature {
+  if (!isScalarFunction(name)) throw new PlanError('PLAN_MALFORMED', `Unknown scalar function "${name}"`);
+  return FUNCTION_SIGNATURES[name];
+}
+
+/** The signature of an allow-listed window function; a name off the list is a malformed plan. */
+export function windowSignature(name: string): WindowSignature {
+  if (!isWindowFunction(name)) throw new PlanError('PLAN_MALFORMED', `Unknown window function "${name}"`);
+  return WINDOW_SIGNATURES[name];
 }

@@ -23,6 +23,9 @@
  *     construct). With the schema, SQLite's "double-quoted" strings are told from identifiers and
  *     JOIN .. USING becomes an ON condition.
  *
+ *   paramNames(plan: Plan): Set<string>
+ *     The names of the `param` nodes anywhere in the plan (a verified query's placeholders).
+ *
  *   PLAN_JSON_SCHEMA: the JSON Schema given to the model (root: a query object; strict-mode safe).
  */
 import type { Dialect } from '../datasources/schema';
@@ -47,6 +50,7 @@ export { PlanError, PLAN_ERROR_CODES, type PlanErrorCode } from './errors';
 export type { CompileOptions, CompiledSql } from './compiler/compiler';
 export { SCALAR_FUNCTION_NAMES, type ScalarFunctionName } from './functions';
 export type * from './types';
+export { paramNames } from './walk';
 export * as planBuilder from './build';
 
 export const PLAN_JSON_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze(buildPlanJsonSchema());

@@ -14,19 +14,17 @@
 import type { Dialect as DialectName, SchemaSnapshot } from '../../datasources/schema';
 import { PlanError } from '../errors';
 import {
-  Scope,
-  containsAggregate,
   cteScope,
-  expressionKey,
   inferType,
   isNumericType,
   isTextType,
   literalType,
   outputColumns,
   relationsOf,
-  walkExpr,
   type InferredType,
-} from '../scope';
+} from '../inference';
+import { Scope, expressionKey } from '../scope';
+import { containsAggregate, walkExpr } from '../walk';
 import type * as T from '../types';
 import type { SqlDialect } from './dialect';
 import type { TypedValue } from './typed-value';

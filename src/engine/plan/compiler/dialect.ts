@@ -8,7 +8,7 @@ import type { Dialect as DialectName } from '../../datasources/schema';
 import type { PlanError } from '../errors';
 import { unsupported } from '../errors';
 import type { ScalarFunctionName } from '../functions';
-import type { InferredType } from '../scope';
+import type { InferredType } from '../types';
 import type { CastType } from '../ast';
 import type { TypedValue } from './typed-value';
 

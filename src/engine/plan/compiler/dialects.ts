@@ -2,7 +2,7 @@
 import type { Dialect as DialectName } from '../../datasources/schema';
 import type { CastType } from '../ast';
 import type { ScalarFunctionName } from '../functions';
-import type { InferredType } from '../scope';
+import type { InferredType } from '../types';
 import type { TypedValue } from './typed-value';
 import { BaseDialect, type AggregateFn, type SqlDialect } from './dialect';
 

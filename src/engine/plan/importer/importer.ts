@@ -16,7 +16,8 @@ import * as b from '../build';
 import { PlanError, importUnsupported } from '../errors';
 import { WINDOW_FUNCTIONS } from '../ast';
 import type { ScalarFunctionName } from '../functions';
-import { Scope, relationsOf, type Relation } from '../scope';
+import { relationsOf } from '../inference';
+import { Scope, type Relation } from '../scope';
 import type * as T from '../types';
 
 type Any = any;

@@ -9,17 +9,9 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { FUNCTION_SIGNATURES } from '../functions';
 import { buildPlanJsonSchema } from '../generate';
-import {
-  Scope,
-  containsAggregate,
-  cteScope,
-  inferType,
-  isNumericType,
-  outputColumns,
-  relationsOf,
-  walkExpr,
-  type Relation,
-} from '../scope';
+import { cteScope, inferType, isNumericType, outputColumns, relationsOf } from '../inference';
+import { Scope, type Relation } from '../scope';
+import { containsAggregate, walkExpr } from '../walk';
 import type * as T from '../types';
 import { PLAN_PROBLEM_CODES } from '../../errors/error-code';
 import { PolicyView, type RolePolicies } from './policy';
