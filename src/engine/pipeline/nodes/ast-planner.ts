@@ -14,7 +14,7 @@ import { SchemaIndex } from '../../index/schema-index';
 import { VerifiedQueries } from '../verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError } from '../../errors';
-import { compilePlan, importSql, PlanError } from '../../plan';
+import { compilePlan, importSql, paramNames, PlanError } from '../../plan';
 import { roleScope } from '../../policy/rbac';
 import { similarExamples, type ExampleCandidate } from '../examples';
 import { normaliseIntent, PlanCache } from '../plan-cache';
@@ -40,7 +40,6 @@ import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
 import { RefusalError } from './datasource-resolver';
 import { PlanRejectedError } from './plan-rejected';
-import { walkPlanParams } from '../plan-params';
 
 /** Recent cached runs weighed as examples per question. */
 const CACHED_CANDIDATES = 64;
@@ -137,7 +136,7 @@ export class AstPlanner implements SubQueryNode {
     }
     // A `:name` placeholder (the verified examples use them) would leave the generator a value it
     // does not have: it goes back as a problem like any other.
-    const [param] = walkPlanParams(plan);
+    const [param] = paramNames(plan);
     if (param !== undefined)
       throw new PlanRejectedError('SQL_IMPORT_UNSUPPORTED', [
         `the SQL has a placeholder (:${param}); write the value itself as a literal`,
