@@ -8,7 +8,7 @@ import type { Relation, RelColumn } from './scope';
 import { Scope } from './scope';
 import type { TableInfo } from '../datasources/schema';
 import { scalarSignature, windowSignature } from './functions';
-import type { Body, Cte, Expr, From, InferredType, Query, Select } from './types';
+import type { AggregateFn, Body, Cte, Expr, From, InferredType, Query, Select } from './types';
 
 export type { InferredType } from './types';
 
@@ -196,8 +196,6 @@ function windowType(e: Extract<Expr, { kind: 'window' }>, scope: Scope): Inferre
   const argType = first ? inferType(first, scope) : 'unknown';
   return sig.returns === 'aggregate' ? aggregateType(e.fn as AggregateFn, argType) : argType;
 }
-
-export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
 
 export function aggregateType(fn: AggregateFn, arg: InferredType): InferredType {
   switch (fn) {

@@ -13,6 +13,7 @@
  */
 import type { Dialect as DialectName, SchemaSnapshot } from '../../datasources/schema';
 import { PlanError } from '../errors';
+import { scalarSignature, windowSignature } from '../functions';
 import {
   cteScope,
   inferType,
@@ -368,12 +369,15 @@ export class PlanCompiler {
       return parts.join(' ');
     },
     cast: (e, s) => this.d.cast(this.expr(e.expr, s), e.to, inferType(e.expr, s)),
-    func: (e, s) =>
-      this.d.func(
+    func: (e, s) => {
+      // A name off the allow-list (a plan that skipped the shape check) is refused, never spelt.
+      scalarSignature(e.name);
+      return this.d.func(
         e.name,
         e.args.map((a) => this.expr(a, s)),
         e.args.map((a) => inferType(a, s)),
-      ),
+      );
+    },
     aggregate: (e, s) => {
       if (e.arg === null) {
         if (e.fn !== 'count') throw new PlanError('PLAN_MALFORMED', `${e.fn} needs an argument`);
@@ -448,12 +452,13 @@ export class PlanCompiler {
   }
 
   private window(e: T.Window, s: Scope): string {
+    const sig = windowSignature(e.fn);
     const args = e.args.map((a) => this.expr(a, s));
     let call: string;
     if (e.fn === 'count' && args.length === 0) call = 'COUNT(*)';
-    else if (['sum', 'avg', 'min', 'max', 'count'].includes(e.fn)) {
+    else if (sig.returns === 'aggregate' || e.fn === 'count') {
       call = this.d.aggregate(
-        e.fn as T.Aggregate['fn'],
+        e.fn as T.AggregateFn,
         args[0] ?? '*',
         false,
         e.args[0] ? inferType(e.args[0], s) : 'unknown',

@@ -12,7 +12,8 @@ import type { InferredType } from '../types';
 import type { CastType } from '../ast';
 import type { TypedValue } from './typed-value';
 
-export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
+export type { AggregateFn } from '../types';
+import type { AggregateFn } from '../types';
 
 export interface SqlDialect {
   readonly name: DialectName;

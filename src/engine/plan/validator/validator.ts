@@ -18,13 +18,7 @@ import { checkGrouping } from './grouping';
 import { PolicyView, type RolePolicies } from './policy';
 import { Findings, hint, suggest, type PlanProblem } from './problems';
 
-export {
-  PROBLEM_CODES,
-  WARNING_CODES,
-  REFUSAL_CODES,
-  type PlanProblem,
-  type ProblemCode,
-} from './problems';
+export { PROBLEM_CODES, WARNING_CODES, REFUSAL_CODES, type PlanProblem, type ProblemCode } from './problems';
 
 export interface ValidationContext {
   readonly datasourceId: string;
