@@ -32,6 +32,7 @@ import type { Dialect } from '../datasources/schema';
 import { PlanCompiler, type CompileOptions, type CompiledSql } from './compiler/compiler';
 import { dialectFor } from './compiler/dialects';
 import { buildPlanJsonSchema } from './generate';
+import { assertPlanDepth } from './limits';
 import type { Plan } from './types';
 
 export { importSql } from './importer/importer';
@@ -47,6 +48,7 @@ export {
 } from './validator/validator';
 export type { RolePolicies } from './validator/policy';
 export { PlanError, PLAN_ERROR_CODES, type PlanErrorCode } from './errors';
+export { MAX_PLAN_DEPTH, MAX_SQL_NESTING, exceedsDepth } from './limits';
 export type { CompileOptions, CompiledSql } from './compiler/compiler';
 export { SCALAR_FUNCTION_NAMES, type ScalarFunctionName } from './functions';
 export type * from './types';
@@ -56,5 +58,6 @@ export * as planBuilder from './build';
 export const PLAN_JSON_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze(buildPlanJsonSchema());
 
 export function compilePlan(plan: Plan, dialect: Dialect, options: CompileOptions = {}): CompiledSql {
+  assertPlanDepth(plan);
   return PlanCompiler.compile(plan, dialectFor(dialect), options);
 }

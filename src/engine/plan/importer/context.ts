@@ -29,6 +29,8 @@ export interface Reader {
   usingColumns(): UsingColumns;
   /** Reads one SELECT's clauses with a USING scope of its own. */
   inSelect<R>(read: () => R): R;
+  /** Runs one nested read, failing with PLAN_TOO_COMPLEX past the depth limit. */
+  nested<R>(read: () => R): R;
   expr(node: Node): T.Expr;
   query(node: Node): T.Query;
   from(node: Node): T.From;

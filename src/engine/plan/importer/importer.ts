@@ -15,9 +15,12 @@ import type { Reader, UsingColumns } from './context';
 import { readExpr } from './expressions';
 import { readFrom } from './from';
 import { PARSER_DIALECT } from './names';
+import { MAX_PLAN_DEPTH, assertSqlNesting, tooComplex } from '../limits';
 import { readQuery } from './query';
 
 export function importSql(sql: string, dialect: Dialect, schema: SchemaSnapshot | null = null): T.Query {
+  // The parser recurses once per nesting level: text nested too deep is refused before it parses.
+  assertSqlNesting(sql, dialect);
   const cst = parseSql(sql, dialect);
   const statements = cst.statements.filter((s) => s.type !== 'empty');
   if (statements.length !== 1) {
@@ -39,6 +42,8 @@ function parseSql(sql: string, dialect: Dialect): Program {
   try {
     return parse(sql, { dialect: PARSER_DIALECT[dialect], includeRange: true, paramTypes: [':name'] });
   } catch (err) {
+    // A nesting the text scan does not count (it counts what makes the parser recurse) still ends typed.
+    if (err instanceof RangeError) throw tooComplex(`The SQL nests too deep to parse; write it flatter.`);
     const message = (err as Error).message;
     // The parser's message ends with `--> file:line:column` and the line with a caret.
     const at = /--> [^\n]*?:(\d+):(\d+)/.exec(message);
@@ -54,6 +59,8 @@ function parseSql(sql: string, dialect: Dialect): Program {
 class ImportReader implements Reader {
   private readonly columnNames: ReadonlySet<string>;
   private derivedCount = 0;
+  /** How many readers are open (an expression in a subquery in a derived table ...). */
+  private depth = 0;
   /** One entry per SELECT being read, innermost last. */
   private readonly usingStack: UsingColumns[] = [];
 
@@ -98,15 +105,28 @@ class ImportReader implements Reader {
     }
   }
 
+  nested<R>(read: () => R): R {
+    if (++this.depth > MAX_PLAN_DEPTH) {
+      throw tooComplex(`The SQL nests more than ${MAX_PLAN_DEPTH} levels deep; write it flatter.`, {
+        limit: MAX_PLAN_DEPTH,
+      });
+    }
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
+
   expr(node: Node): T.Expr {
-    return readExpr(this, node);
+    return this.nested(() => readExpr(this, node));
   }
 
   query(node: Node): T.Query {
-    return readQuery(this, node);
+    return this.nested(() => readQuery(this, node));
   }
 
   from(node: Node): T.From {
-    return readFrom(this, node);
+    return this.nested(() => readFrom(this, node));
   }
 }

@@ -40,7 +40,7 @@ class SetOperation {
   }
 
   private operand(n: Node, rightmost: boolean, leftmost: boolean): T.Body {
-    if (n.type === 'compound_select_stmt') return this.setOp(n, rightmost, leftmost);
+    if (n.type === 'compound_select_stmt') return this.r.nested(() => this.setOp(n, rightmost, leftmost));
     const plain = n.type === 'select_stmt' && !n.clauses.some((c) => c.type === 'paren_expr');
     const q = plain
       ? this.r.query({ ...n, clauses: this.ownClauses(n.clauses, rightmost, leftmost) })

@@ -11,6 +11,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { buildPlanJsonSchema } from '../generate';
 import { cteScope, isNumericType, outputColumns, relationsOf } from '../inference';
+import { planDepthProblem } from '../limits';
 import { Scope, type Relation } from '../scope';
 import type * as T from '../types';
 import { checkExpr, type Allow, type Checker } from './expressions';
@@ -46,6 +47,10 @@ export function validatePlan(
   schema: SchemaSnapshot,
   ctx: ValidationContext,
 ): ValidationResult {
+  // Before anything that recurses over the plan (the shape check included).
+  const tooDeep = planDepthProblem(plan);
+  if (tooDeep)
+    return { ok: false, problems: [{ code: 'PLAN_TOO_COMPLEX', path: '/', message: tooDeep }], warnings: [] };
   const check = shapeCheck();
   if (!check(plan)) {
     const problems = (check.errors ?? []).slice(0, 5).map((e) => ({
