@@ -33,6 +33,8 @@ import { PlanCompiler, type CompileOptions, type CompiledSql } from './compiler/
 import { dialectFor } from './compiler/dialects';
 import { buildPlanJsonSchema } from './generate';
 import { assertPlanDepth } from './limits';
+import { PlanError } from './errors';
+import { describeShapeError, shapeErrors } from './shape';
 import type { Plan } from './types';
 
 export { importSql } from './importer/importer';
@@ -59,5 +61,12 @@ export const PLAN_JSON_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze
 
 export function compilePlan(plan: Plan, dialect: Dialect, options: CompileOptions = {}): CompiledSql {
   assertPlanDepth(plan);
+  // Whoever built the plan (planner, cache, verified query, caller): what the compiler spells into
+  // SQL (operators, names, join types, directions) can only be what the schema allows.
+  const [mismatch] = shapeErrors(plan);
+  if (mismatch)
+    throw new PlanError('PLAN_MALFORMED', describeShapeError(mismatch), {
+      path: mismatch.instancePath || '/',
+    });
   return PlanCompiler.compile(plan, dialectFor(dialect), options);
 }

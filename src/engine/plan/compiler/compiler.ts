@@ -9,7 +9,8 @@
  * smallest value unless `nulls` says otherwise; a bare column beside exactly one MIN/MAX takes the
  * value from that row. The compiler uses column types from the schema to keep that meaning.
  *
- * Every literal becomes a bound parameter; the same walk in "inline" mode renders the display SQL.
+ * Every value becomes a bound parameter (binder.ts, the one place that turns a value into SQL); the
+ * same walk in display mode renders the display SQL.
  */
 import type { Dialect as DialectName, SchemaSnapshot } from '../../datasources/schema';
 import { PlanError } from '../errors';
@@ -30,6 +31,7 @@ import type * as T from '../types';
 import type { SqlDialect } from './dialect';
 import type { TypedValue } from './typed-value';
 import { totalOrder } from './order';
+import { Binder } from './binder';
 
 export interface CompileOptions {
   /** Most rows the caller will read; the SQL is bounded to rowCap + 1 rows. Null: no cap. */
@@ -55,13 +57,15 @@ export interface CompiledSql {
 type Handlers = { [K in T.ExprKind]: (e: T.ExprOf<K>, s: Scope) => string };
 
 export class PlanCompiler {
-  private readonly params: (string | number | boolean)[] = [];
+  private readonly binder: Binder;
 
   constructor(
     private readonly d: SqlDialect,
     private readonly options: CompileOptions,
-    private readonly inline: boolean,
-  ) {}
+    display: boolean,
+  ) {
+    this.binder = new Binder(d, display);
+  }
 
   static compile(plan: T.Query, d: SqlDialect, options: CompileOptions = {}): CompiledSql {
     const cap = options.rowCap ?? null;
@@ -77,7 +81,7 @@ export class PlanCompiler {
     const bound = new PlanCompiler(d, options, false);
     const sql = bound.query(top, Scope.root(options.schema ?? null));
     const display = new PlanCompiler(d, options, true).query(top, Scope.root(options.schema ?? null));
-    return { sql, params: bound.params, dialect: d.name, displaySql: display, rowCapApplied };
+    return { sql, params: bound.binder.params, dialect: d.name, displaySql: display, rowCapApplied };
   }
 
   // ---------- queries ----------
@@ -560,12 +564,7 @@ export class PlanCompiler {
   }
 
   private bind(v: TypedValue): string {
-    if (typeof v.value === 'number' && !Number.isFinite(v.value)) {
-      throw new PlanError('PLAN_MALFORMED', `A numeric literal must be finite, got ${v.value}`);
-    }
-    if (this.inline) return this.d.inlineLiteral(v);
-    this.params.push(this.d.paramValue(v));
-    return this.d.placeholder(this.params.length, v);
+    return this.binder.bind(v);
   }
 }
 

@@ -185,6 +185,8 @@ export abstract class BaseDialect implements SqlDialect {
   }
 
   limitClause(limit: number | null, offset: number | null): string {
+    // A negative OFFSET is refused like any bad integer, not dropped because it is not positive.
+    if (offset !== null) this.integer(offset);
     const parts: string[] = [];
     if (limit !== null) parts.push(`LIMIT ${this.integer(limit)}`);
     if (offset !== null && offset > 0) parts.push(`OFFSET ${this.integer(offset)}`);

@@ -7,11 +7,10 @@
  * This file holds the query-level checks (CTEs, set operations, FROM, joins, ORDER BY, LIMIT);
  * expressions are checked in expressions.ts, grouping in grouping.ts.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
 import type { SchemaSnapshot } from '../../datasources/schema';
-import { buildPlanJsonSchema } from '../generate';
 import { cteScope, isNumericType, outputColumns, relationsOf } from '../inference';
 import { planDepthProblem } from '../limits';
+import { describeShapeError, shapeErrors } from '../shape';
 import { Scope, type Relation } from '../scope';
 import type * as T from '../types';
 import { checkExpr, type Allow, type Checker } from './expressions';
@@ -36,12 +35,6 @@ export interface ValidationResult {
   readonly warnings: readonly PlanProblem[];
 }
 
-let shapeValidator: ValidateFunction | null = null;
-function shapeCheck(): ValidateFunction {
-  shapeValidator ??= new Ajv({ allErrors: false, strict: false }).compile(buildPlanJsonSchema());
-  return shapeValidator;
-}
-
 export function validatePlan(
   plan: unknown,
   schema: SchemaSnapshot,
@@ -51,14 +44,12 @@ export function validatePlan(
   const tooDeep = planDepthProblem(plan);
   if (tooDeep)
     return { ok: false, problems: [{ code: 'PLAN_TOO_COMPLEX', path: '/', message: tooDeep }], warnings: [] };
-  const check = shapeCheck();
-  if (!check(plan)) {
-    const problems = (check.errors ?? []).slice(0, 5).map((e) => ({
+  const mismatches = shapeErrors(plan);
+  if (mismatches.length) {
+    const problems = mismatches.map((e) => ({
       code: 'PLAN_SCHEMA_VIOLATION' as const,
       path: e.instancePath || '/',
-      message: `The plan does not match the plan schema at ${e.instancePath || '/'}: ${e.message ?? 'invalid'}${
-        e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as string[]).join(', ')})` : ''
-      }${e.params && 'additionalProperty' in e.params ? ` ("${String(e.params.additionalProperty)}")` : ''}`,
+      message: describeShapeError(e),
     }));
     return { ok: false, problems, warnings: [] };
   }
