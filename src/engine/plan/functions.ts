@@ -37,6 +37,11 @@ export interface FunctionSignature {
   readonly maxArgs: number;
   /** Result type; 'arg' means the type of the first argument. */
   readonly returns: TypeKind | 'arg';
+  /**
+   * Positions of arguments that are integer counts or positions (ROUND's digits, SUBSTR's start
+   * and length): some engines define these functions for INTEGER only, so they are passed as one.
+   */
+  readonly integerArgs?: readonly number[];
 }
 
 const DATE_PART: FunctionSignature = { minArgs: 1, maxArgs: 1, returns: 'integer' };
@@ -48,10 +53,10 @@ export const FUNCTION_SIGNATURES: Record<ScalarFunctionName, FunctionSignature> 
   trim: { minArgs: 1, maxArgs: 1, returns: 'text' },
   ltrim: { minArgs: 1, maxArgs: 1, returns: 'text' },
   rtrim: { minArgs: 1, maxArgs: 1, returns: 'text' },
-  substring: { minArgs: 2, maxArgs: 3, returns: 'text' },
+  substring: { minArgs: 2, maxArgs: 3, returns: 'text', integerArgs: [1, 2] },
   replace: { minArgs: 3, maxArgs: 3, returns: 'text' },
   abs: { minArgs: 1, maxArgs: 1, returns: 'arg' },
-  round: { minArgs: 1, maxArgs: 2, returns: 'float' },
+  round: { minArgs: 1, maxArgs: 2, returns: 'float', integerArgs: [1] },
   floor: { minArgs: 1, maxArgs: 1, returns: 'arg' },
   ceil: { minArgs: 1, maxArgs: 1, returns: 'arg' },
   coalesce: { minArgs: 1, maxArgs: 16, returns: 'arg' },
@@ -89,11 +94,13 @@ export interface WindowSignature {
   readonly maxArgs: number;
   /** Result type; 'arg' is the first argument's type, 'aggregate' the aggregate's over it. */
   readonly returns: TypeKind | 'arg' | 'aggregate';
+  /** Positions of integer arguments (NTILE's buckets, LAG/LEAD's offset), as in FunctionSignature. */
+  readonly integerArgs?: readonly number[];
 }
 
 const RANKING: WindowSignature = { minArgs: 0, maxArgs: 0, returns: 'integer' };
 const DISTRIBUTION: WindowSignature = { minArgs: 0, maxArgs: 0, returns: 'float' };
-const OFFSET: WindowSignature = { minArgs: 1, maxArgs: 3, returns: 'arg' };
+const OFFSET: WindowSignature = { minArgs: 1, maxArgs: 3, returns: 'arg', integerArgs: [1] };
 const AGGREGATE: WindowSignature = { minArgs: 1, maxArgs: 1, returns: 'aggregate' };
 
 export const WINDOW_SIGNATURES: Record<WindowFunctionName, WindowSignature> = {
@@ -102,7 +109,7 @@ export const WINDOW_SIGNATURES: Record<WindowFunctionName, WindowSignature> = {
   dense_rank: RANKING,
   percent_rank: DISTRIBUTION,
   cume_dist: DISTRIBUTION,
-  ntile: { minArgs: 1, maxArgs: 1, returns: 'integer' },
+  ntile: { minArgs: 1, maxArgs: 1, returns: 'integer', integerArgs: [0] },
   lag: OFFSET,
   lead: OFFSET,
   first_value: { minArgs: 1, maxArgs: 1, returns: 'arg' },

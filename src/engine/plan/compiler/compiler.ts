@@ -375,10 +375,10 @@ export class PlanCompiler {
     cast: (e, s) => this.d.cast(this.expr(e.expr, s), e.to, inferType(e.expr, s)),
     func: (e, s) => {
       // A name off the allow-list (a plan that skipped the shape check) is refused, never spelt.
-      scalarSignature(e.name);
+      const sig = scalarSignature(e.name);
       return this.d.func(
         e.name,
-        e.args.map((a) => this.expr(a, s)),
+        this.args(e.args, s, sig.integerArgs),
         e.args.map((a) => inferType(a, s)),
       );
     },
@@ -455,9 +455,25 @@ export class PlanCompiler {
     return this.d.like(subject, patternSql, e.negated, e.case_insensitive, p.kind === 'literal');
   }
 
+  /** Function arguments, those at `integerArgs` positions as the dialect's functions want integers. */
+  private args(args: readonly T.Expr[], s: Scope, integerArgs: readonly number[] = []): string[] {
+    return args.map((a, i) => {
+      if (!integerArgs.includes(i)) return this.expr(a, s);
+      const lit = asLiteral(a, this.options.params);
+      if (
+        typeof lit?.value === 'number' &&
+        Number.isSafeInteger(lit.value) &&
+        Math.abs(lit.value) < 2 ** 31
+      ) {
+        return this.bind({ value: lit.value, type: 'int32' });
+      }
+      return this.d.integerArgument(this.expr(a, s));
+    });
+  }
+
   private window(e: T.Window, s: Scope): string {
     const sig = windowSignature(e.fn);
-    const args = e.args.map((a) => this.expr(a, s));
+    const args = this.args(e.args, s, sig.integerArgs);
     let call: string;
     if (e.fn === 'count' && args.length === 0) call = 'COUNT(*)';
     else if (sig.returns === 'aggregate' || e.fn === 'count') {

@@ -34,6 +34,8 @@ export interface SqlDialect {
   cast(sql: string, to: CastType, from: InferredType): string;
   /** Text read as a number the way SQLite does: numeric text is its number, other text is 0. */
   textToFloat(sql: string): string;
+  /** An argument a function takes as an integer count or position, as this engine's functions want it. */
+  integerArgument(sql: string): string;
   func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string;
   aggregate(fn: AggregateFn, arg: string, distinct: boolean, argType: InferredType): string;
   like(
@@ -119,6 +121,10 @@ export abstract class BaseDialect implements SqlDialect {
 
   textToFloat(sql: string): string {
     return this.cast(sql, 'float', 'text');
+  }
+
+  integerArgument(sql: string): string {
+    return sql;
   }
 
   func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string {
