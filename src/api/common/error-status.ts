@@ -81,6 +81,7 @@ export function statusForCode(code: ErrorCode): HttpStatus {
     case 'JOIN_MISSING_CONDITION':
     case 'JOIN_TYPE_MISMATCH':
     case 'PLAN_SCHEMA_VIOLATION':
+    case 'PLAN_TOO_COMPLEX':
     case 'PLAN_MISSING':
     case 'PLAN_UNSUPPORTED':
     case 'PLAN_MALFORMED':

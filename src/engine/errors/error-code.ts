@@ -24,6 +24,7 @@ export const PLAN_PROBLEM_CODES = [
   'JOIN_MISSING_CONDITION',
   'JOIN_TYPE_MISMATCH',
   'PLAN_SCHEMA_VIOLATION',
+  'PLAN_TOO_COMPLEX',
 ] as const;
 
 /** Every error code, in the order of the README's table. */

@@ -8,6 +8,7 @@ import { briefCorrection, parseProblem } from './corrections';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { redact } from '../../config/redact';
 import { LlmError } from './errors';
+import { MAX_PLAN_DEPTH, exceedsDepth } from '../plan';
 import type { PriceTable } from './prices';
 import type {
   ChatMessage,
@@ -72,6 +73,8 @@ const firstError = new Ajv({
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
 /** Compiled once per schema each; the explaining one only when some answer first fails. */
 const passing = new WeakMap<JsonSchema, ValidateFunction>();
+/** Deeper than any plan the validator accepts (so those get its PLAN_TOO_COMPLEX), shallow enough for ajv. */
+const MAX_ANSWER_DEPTH = 2 * MAX_PLAN_DEPTH;
 const explaining = new WeakMap<JsonSchema, ValidateFunction>();
 
 export async function structuredCall<T>(
@@ -101,8 +104,14 @@ export async function structuredCall<T>(
       signal: options.signal,
     });
     const parsed = parseAnswer(response);
-    if (parsed.ok && passes(parsed.value)) return { value: parsed.value as T, calls };
-    lastErrors = parsed.ok ? explain(request, parsed.value) : parsed.error;
+    // The schema validators recurse over the answer: one nested deep enough overflows them.
+    const tooDeep = parsed.ok && exceedsDepth(parsed.value, MAX_ANSWER_DEPTH);
+    if (parsed.ok && !tooDeep && passes(parsed.value)) return { value: parsed.value as T, calls };
+    lastErrors = tooDeep
+      ? `the answer nests more than ${MAX_ANSWER_DEPTH} levels deep; answer with a flatter object`
+      : parsed.ok
+        ? explain(request, parsed.value)
+        : parsed.error;
     corrections.push(
       { role: 'assistant', content: response.text || '(empty answer)' },
       {

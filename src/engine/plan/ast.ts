@@ -11,7 +11,7 @@
  * No node can express a write: there is no INSERT/UPDATE/DELETE/DDL kind at all.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { SCALAR_FUNCTION_NAMES } from './functions';
+import { SCALAR_FUNCTION_NAMES, WINDOW_FUNCTION_NAMES } from './functions';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Enum = <T extends readonly string[]>(values: T) =>
@@ -22,23 +22,7 @@ const Node = <K extends string, P extends Record<string, TSchema>>(kind: K, prop
 export const CAST_TYPES = ['integer', 'float', 'decimal', 'text', 'boolean', 'date', 'timestamp'] as const;
 export const LITERAL_TYPES = ['integer', 'float', 'text', 'boolean', 'date', 'timestamp'] as const;
 export const AGGREGATE_FUNCTIONS = ['count', 'sum', 'avg', 'min', 'max'] as const;
-export const WINDOW_FUNCTIONS = [
-  'row_number',
-  'rank',
-  'dense_rank',
-  'percent_rank',
-  'cume_dist',
-  'ntile',
-  'lag',
-  'lead',
-  'first_value',
-  'last_value',
-  'count',
-  'sum',
-  'avg',
-  'min',
-  'max',
-] as const;
+export const WINDOW_FUNCTIONS = WINDOW_FUNCTION_NAMES;
 export const COMPARE_OPS = ['=', '<>', '<', '<=', '>', '>='] as const;
 export const ARITH_OPS = ['+', '-', '*', '/', '%'] as const;
 export const JOIN_TYPES = ['inner', 'left', 'right', 'full', 'cross'] as const;

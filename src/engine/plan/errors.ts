@@ -11,6 +11,8 @@ export const PLAN_ERROR_CODES = {
   PLAN_UNSUPPORTED: 'PLAN_UNSUPPORTED',
   /** A plan is malformed in a way the compiler cannot even walk (run the validator first). */
   PLAN_MALFORMED: 'PLAN_MALFORMED',
+  /** The plan, or the SQL it is imported from, nests deeper than the limits of limits.ts. */
+  PLAN_TOO_COMPLEX: 'PLAN_TOO_COMPLEX',
   /** A named parameter had no value at compile time. */
   PLAN_PARAM_MISSING: 'PLAN_PARAM_MISSING',
   /** The SQL given to the importer does not parse in its dialect. */

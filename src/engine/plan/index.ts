@@ -23,12 +23,18 @@
  *     construct). With the schema, SQLite's "double-quoted" strings are told from identifiers and
  *     JOIN .. USING becomes an ON condition.
  *
+ *   paramNames(plan: Plan): Set<string>
+ *     The names of the `param` nodes anywhere in the plan (a verified query's placeholders).
+ *
  *   PLAN_JSON_SCHEMA: the JSON Schema given to the model (root: a query object; strict-mode safe).
  */
 import type { Dialect } from '../datasources/schema';
 import { PlanCompiler, type CompileOptions, type CompiledSql } from './compiler/compiler';
 import { dialectFor } from './compiler/dialects';
 import { buildPlanJsonSchema } from './generate';
+import { assertPlanDepth } from './limits';
+import { PlanError } from './errors';
+import { describeShapeError, shapeErrors } from './shape';
 import type { Plan } from './types';
 
 export { importSql } from './importer/importer';
@@ -44,13 +50,23 @@ export {
 } from './validator/validator';
 export type { RolePolicies } from './validator/policy';
 export { PlanError, PLAN_ERROR_CODES, type PlanErrorCode } from './errors';
+export { MAX_PLAN_DEPTH, MAX_SQL_NESTING, exceedsDepth } from './limits';
 export type { CompileOptions, CompiledSql } from './compiler/compiler';
 export { SCALAR_FUNCTION_NAMES, type ScalarFunctionName } from './functions';
 export type * from './types';
+export { paramNames } from './walk';
 export * as planBuilder from './build';
 
 export const PLAN_JSON_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze(buildPlanJsonSchema());
 
 export function compilePlan(plan: Plan, dialect: Dialect, options: CompileOptions = {}): CompiledSql {
+  assertPlanDepth(plan);
+  // Whoever built the plan (planner, cache, verified query, caller): what the compiler spells into
+  // SQL (operators, names, join types, directions) can only be what the schema allows.
+  const [mismatch] = shapeErrors(plan);
+  if (mismatch)
+    throw new PlanError('PLAN_MALFORMED', describeShapeError(mismatch), {
+      path: mismatch.instancePath || '/',
+    });
   return PlanCompiler.compile(plan, dialectFor(dialect), options);
 }

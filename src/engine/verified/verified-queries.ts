@@ -8,10 +8,9 @@
 import type { VerifiedQueryConfig } from '../../config/schema';
 import type { ConfigProblem } from '../../config/config-error';
 import type { SchemaSnapshot } from '../datasources/schema';
-import { importSql, validatePlan } from '../plan';
+import { importSql, paramNames, validatePlan } from '../plan';
 import type { Query } from '../plan/types';
 import { terms } from '../index/text/tokens';
-import { walkPlanParams } from './plan-params';
 
 /** A parameter's value, typed as the verified query declares it. */
 export type ParamValue = string | number | boolean | null;
@@ -58,7 +57,7 @@ export class VerifiedQueries {
       const result = validatePlan(plan, snapshot, { datasourceId, roles: [], rolePolicies: null });
       for (const p of result.problems)
         problems.push({ path: `${path}.sql`, message: `${p.message} (${p.code})` });
-      const used = walkPlanParams(plan);
+      const used = paramNames(plan);
       const declared = Object.keys(vq.params ?? {});
       for (const name of used)
         if (!declared.includes(name))

@@ -21,6 +21,7 @@ import { compareResults } from '../../../bench/roundtrip/compare';
 import type { Dialect, SchemaSnapshot } from '../../../src/engine/datasources/schema';
 import { compilePlan, type Plan } from '../../../src/engine/plan';
 import * as b from '../../../src/engine/plan/build';
+import type * as T from '../../../src/engine/plan/types';
 import { CUSTOMERS, ORDERS } from '../../support/plan-fixtures';
 
 let dir: string;
@@ -292,5 +293,78 @@ describe('compiled plans on sqlite, duckdb, postgres and mysql', () => {
     await expectEverywhere(b.query(b.select({ columns: [b.countStar()], from: b.table('customers') })), [
       [3],
     ]);
+  });
+});
+
+/**
+ * Issue 26: functions whose argument is an integer count or position (ROUND's digits, SUBSTR's
+ * start and length, NTILE's buckets, LAG/LEAD's offset) exist for INTEGER only on some engines
+ * (DuckDB's round(DOUBLE, INTEGER), PostgreSQL's substr(text, integer, integer)), while a bound
+ * integer or an integer expression there is BIGINT. Literals stay bound.
+ */
+describe('functions with integer arguments, literal or computed, on every engine', () => {
+  const byId = (columns: T.Expr[]) =>
+    b.query(orders({ columns: [b.col('id'), ...columns] }), { orderBy: [b.order(b.col('id'))] });
+
+  it('ROUND(x, digits)', async () => {
+    await expectEverywhere(
+      byId([
+        b.fn('round', b.col('amount'), b.lit(1)),
+        b.fn(
+          'round',
+          b.arith('/', b.col('amount'), b.lit(3)),
+          b.arith('-', b.fn('length', b.col('code')), b.lit(2)),
+        ),
+      ]),
+      [
+        [1, 10.5, 3.5],
+        [2, 20, 7],
+        [3, null, null],
+        [4, 7, 2],
+      ],
+      true,
+    );
+  });
+
+  it('SUBSTR(x, start[, length]) with literal and computed positions', async () => {
+    const name = b.col('name');
+    await expectEverywhere(
+      b.query(
+        b.select({
+          columns: [
+            b.col('id'),
+            b.fn('substring', name, b.arith('-', b.fn('length', name), b.lit(1)), b.lit(2)),
+            b.fn('substring', name, b.lit(2)),
+            b.fn('substring', name, b.lit(1), b.col('id')),
+          ],
+          from: b.table('customers'),
+        }),
+        { orderBy: [b.order(b.col('id'))] },
+      ),
+      [
+        [1, 'nn', 'nn', 'A'],
+        [2, 'ob', 'ob', 'bo'],
+        [3, 'yd', 'yd', 'Cyd'],
+      ],
+      true,
+    );
+  });
+
+  it('NTILE(n), LAG(x, offset) and LEAD(x, offset)', async () => {
+    const over = { orderBy: [b.order(b.col('id'))] };
+    await expectEverywhere(
+      byId([
+        b.windowFn('ntile', [b.lit(2)], over),
+        b.windowFn('lag', [b.col('amount'), b.lit(1)], over),
+        b.windowFn('lead', [b.col('id'), b.arith('+', b.lit(1), b.lit(1))], over),
+      ]),
+      [
+        [1, 1, null, 3],
+        [2, 1, 10.5, 4],
+        [3, 2, 20, null],
+        [4, 2, null, null],
+      ],
+      true,
+    );
   });
 });

@@ -9,28 +9,29 @@
  * smallest value unless `nulls` says otherwise; a bare column beside exactly one MIN/MAX takes the
  * value from that row. The compiler uses column types from the schema to keep that meaning.
  *
- * Every literal becomes a bound parameter; the same walk in "inline" mode renders the display SQL.
+ * Every value becomes a bound parameter (binder.ts, the one place that turns a value into SQL); the
+ * same walk in display mode renders the display SQL.
  */
 import type { Dialect as DialectName, SchemaSnapshot } from '../../datasources/schema';
 import { PlanError } from '../errors';
+import { scalarSignature, windowSignature } from '../functions';
 import {
-  Scope,
-  containsAggregate,
   cteScope,
-  expressionKey,
   inferType,
   isNumericType,
   isTextType,
   literalType,
   outputColumns,
   relationsOf,
-  walkExpr,
   type InferredType,
-} from '../scope';
+} from '../inference';
+import { Scope, expressionKey } from '../scope';
+import { containsAggregate, walkExpr } from '../walk';
 import type * as T from '../types';
 import type { SqlDialect } from './dialect';
 import type { TypedValue } from './typed-value';
 import { totalOrder } from './order';
+import { Binder } from './binder';
 
 export interface CompileOptions {
   /** Most rows the caller will read; the SQL is bounded to rowCap + 1 rows. Null: no cap. */
@@ -56,13 +57,15 @@ export interface CompiledSql {
 type Handlers = { [K in T.ExprKind]: (e: T.ExprOf<K>, s: Scope) => string };
 
 export class PlanCompiler {
-  private readonly params: (string | number | boolean)[] = [];
+  private readonly binder: Binder;
 
   constructor(
     private readonly d: SqlDialect,
     private readonly options: CompileOptions,
-    private readonly inline: boolean,
-  ) {}
+    display: boolean,
+  ) {
+    this.binder = new Binder(d, display);
+  }
 
   static compile(plan: T.Query, d: SqlDialect, options: CompileOptions = {}): CompiledSql {
     const cap = options.rowCap ?? null;
@@ -78,7 +81,7 @@ export class PlanCompiler {
     const bound = new PlanCompiler(d, options, false);
     const sql = bound.query(top, Scope.root(options.schema ?? null));
     const display = new PlanCompiler(d, options, true).query(top, Scope.root(options.schema ?? null));
-    return { sql, params: bound.params, dialect: d.name, displaySql: display, rowCapApplied };
+    return { sql, params: bound.binder.params, dialect: d.name, displaySql: display, rowCapApplied };
   }
 
   // ---------- queries ----------
@@ -370,12 +373,15 @@ export class PlanCompiler {
       return parts.join(' ');
     },
     cast: (e, s) => this.d.cast(this.expr(e.expr, s), e.to, inferType(e.expr, s)),
-    func: (e, s) =>
-      this.d.func(
+    func: (e, s) => {
+      // A name off the allow-list (a plan that skipped the shape check) is refused, never spelt.
+      const sig = scalarSignature(e.name);
+      return this.d.func(
         e.name,
-        e.args.map((a) => this.expr(a, s)),
+        this.args(e.args, s, sig.integerArgs),
         e.args.map((a) => inferType(a, s)),
-      ),
+      );
+    },
     aggregate: (e, s) => {
       if (e.arg === null) {
         if (e.fn !== 'count') throw new PlanError('PLAN_MALFORMED', `${e.fn} needs an argument`);
@@ -449,13 +455,30 @@ export class PlanCompiler {
     return this.d.like(subject, patternSql, e.negated, e.case_insensitive, p.kind === 'literal');
   }
 
+  /** Function arguments, those at `integerArgs` positions as the dialect's functions want integers. */
+  private args(args: readonly T.Expr[], s: Scope, integerArgs: readonly number[] = []): string[] {
+    return args.map((a, i) => {
+      if (!integerArgs.includes(i)) return this.expr(a, s);
+      const lit = asLiteral(a, this.options.params);
+      if (
+        typeof lit?.value === 'number' &&
+        Number.isSafeInteger(lit.value) &&
+        Math.abs(lit.value) < 2 ** 31
+      ) {
+        return this.bind({ value: lit.value, type: 'int32' });
+      }
+      return this.d.integerArgument(this.expr(a, s));
+    });
+  }
+
   private window(e: T.Window, s: Scope): string {
-    const args = e.args.map((a) => this.expr(a, s));
+    const sig = windowSignature(e.fn);
+    const args = this.args(e.args, s, sig.integerArgs);
     let call: string;
     if (e.fn === 'count' && args.length === 0) call = 'COUNT(*)';
-    else if (['sum', 'avg', 'min', 'max', 'count'].includes(e.fn)) {
+    else if (sig.returns === 'aggregate' || e.fn === 'count') {
       call = this.d.aggregate(
-        e.fn as T.Aggregate['fn'],
+        e.fn as T.AggregateFn,
         args[0] ?? '*',
         false,
         e.args[0] ? inferType(e.args[0], s) : 'unknown',
@@ -557,12 +580,7 @@ export class PlanCompiler {
   }
 
   private bind(v: TypedValue): string {
-    if (typeof v.value === 'number' && !Number.isFinite(v.value)) {
-      throw new PlanError('PLAN_MALFORMED', `A numeric literal must be finite, got ${v.value}`);
-    }
-    if (this.inline) return this.d.inlineLiteral(v);
-    this.params.push(this.d.paramValue(v));
-    return this.d.placeholder(this.params.length, v);
+    return this.binder.bind(v);
   }
 }
 

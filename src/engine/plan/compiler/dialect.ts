@@ -8,11 +8,12 @@ import type { Dialect as DialectName } from '../../datasources/schema';
 import type { PlanError } from '../errors';
 import { unsupported } from '../errors';
 import type { ScalarFunctionName } from '../functions';
-import type { InferredType } from '../scope';
+import type { InferredType } from '../types';
 import type { CastType } from '../ast';
 import type { TypedValue } from './typed-value';
 
-export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
+export type { AggregateFn } from '../types';
+import type { AggregateFn } from '../types';
 
 export interface SqlDialect {
   readonly name: DialectName;
@@ -33,6 +34,8 @@ export interface SqlDialect {
   cast(sql: string, to: CastType, from: InferredType): string;
   /** Text read as a number the way SQLite does: numeric text is its number, other text is 0. */
   textToFloat(sql: string): string;
+  /** An argument a function takes as an integer count or position, as this engine's functions want it. */
+  integerArgument(sql: string): string;
   func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string;
   aggregate(fn: AggregateFn, arg: string, distinct: boolean, argType: InferredType): string;
   like(
@@ -120,6 +123,10 @@ export abstract class BaseDialect implements SqlDialect {
     return this.cast(sql, 'float', 'text');
   }
 
+  integerArgument(sql: string): string {
+    return sql;
+  }
+
   func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string {
     if (isDatePart(name)) return this.datePart(name, args[0]!, argTypes[0] ?? 'unknown');
     switch (name) {
@@ -184,6 +191,8 @@ export abstract class BaseDialect implements SqlDialect {
   }
 
   limitClause(limit: number | null, offset: number | null): string {
+    // A negative OFFSET is refused like any bad integer, not dropped because it is not positive.
+    if (offset !== null) this.integer(offset);
     const parts: string[] = [];
     if (limit !== null) parts.push(`LIMIT ${this.integer(limit)}`);
     if (offset !== null && offset > 0) parts.push(`OFFSET ${this.integer(offset)}`);

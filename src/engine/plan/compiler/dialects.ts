@@ -2,7 +2,7 @@
 import type { Dialect as DialectName } from '../../datasources/schema';
 import type { CastType } from '../ast';
 import type { ScalarFunctionName } from '../functions';
-import type { InferredType } from '../scope';
+import type { InferredType } from '../types';
 import type { TypedValue } from './typed-value';
 import { BaseDialect, type AggregateFn, type SqlDialect } from './dialect';
 
@@ -28,7 +28,7 @@ export class SqliteDialect extends BaseDialect {
 
   placeholder(_index: number, v: TypedValue): string {
     // better-sqlite3 binds every JS number as REAL, so integers are cast back (7 / 2 must be 3).
-    return v.type === 'integer' || v.type === 'boolean' ? 'CAST(? AS INTEGER)' : '?';
+    return v.type === 'integer' || v.type === 'int32' || v.type === 'boolean' ? 'CAST(? AS INTEGER)' : '?';
   }
 
   override paramValue(v: TypedValue): string | number | boolean {
@@ -120,7 +120,13 @@ export class PostgresDialect extends BaseDialect {
 
   placeholder(index: number, v: TypedValue): string {
     // An explicit type: PostgreSQL would otherwise infer the parameter's type from its context.
-    return `$${index}::${this.castNames[v.type].toLowerCase()}`;
+    return `$${index}::${v.type === 'int32' ? 'integer' : this.castNames[v.type].toLowerCase()}`;
+  }
+
+  override integerArgument(sql: string): string {
+    // substr(text, integer, integer), round(numeric, integer), ntile(integer), lag(x, integer):
+    // a BIGINT argument (a bound integer, integer arithmetic) matches none of them.
+    return `CAST(${sql} AS INTEGER)`;
   }
 
   override textToFloat(sql: string): string {
@@ -129,7 +135,7 @@ export class PostgresDialect extends BaseDialect {
 
   override func(name: ScalarFunctionName, args: string[], argTypes: InferredType[]): string {
     if (name === 'round' && args.length === 2) {
-      return `CAST(ROUND(CAST(${args[0]} AS NUMERIC), CAST(${args[1]} AS INTEGER)) AS DOUBLE PRECISION)`;
+      return `CAST(ROUND(CAST(${args[0]} AS NUMERIC), ${args[1]}) AS DOUBLE PRECISION)`;
     }
     if (name === 'length' && argTypes[0] !== 'text') return `LENGTH(CAST(${args[0]} AS TEXT))`;
     return super.func(name, args, argTypes);
@@ -166,11 +172,16 @@ export class DuckDbDialect extends BaseDialect {
   };
 
   placeholder(index: number, v: TypedValue): string {
-    return `CAST($${index} AS ${this.castNames[v.type]})`;
+    return `CAST($${index} AS ${v.type === 'int32' ? 'INTEGER' : this.castNames[v.type]})`;
   }
 
   override intDivide(l: string, r: string): string {
     return `${l} // ${r}`;
+  }
+
+  override integerArgument(sql: string): string {
+    // round(DOUBLE, INTEGER) has no BIGINT form; bound integers are BIGINT here.
+    return `CAST(${sql} AS INTEGER)`;
   }
 
   override textToFloat(sql: string): string {

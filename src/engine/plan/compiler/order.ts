@@ -31,15 +31,9 @@
  * keep there; this is the reading PostgreSQL's own advice (GROUP BY with MIN/MAX) gives.
  */
 import * as b from '../build';
-import {
-  Scope,
-  containsAggregate,
-  cteScope,
-  expressionKey,
-  relationsOf,
-  walkExpr,
-  type Relation,
-} from '../scope';
+import { cteScope, relationsOf } from '../inference';
+import { Scope, expressionKey, type Relation } from '../scope';
+import { containsAggregate, walkExpr } from '../walk';
 import type * as T from '../types';
 
 export interface TotalOrder {

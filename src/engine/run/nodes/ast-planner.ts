@@ -14,7 +14,7 @@ import { SchemaIndex } from '../../index/schema-index';
 import { VerifiedQueries } from '../../verified/verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError, PlanRejectedError, RefusalError } from '../../errors';
-import { importSql, PlanError } from '../../plan';
+import { importSql, paramNames, PlanError } from '../../plan';
 import { roleScope } from '../../policy/rbac';
 import { plannerExamples } from './planner-examples';
 import { PlanCache } from '../plan-cache';
@@ -39,7 +39,6 @@ import { plannerSchemaText } from '../prompts/planner-schema';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
-import { walkPlanParams } from '../../verified/plan-params';
 
 const FENCE = /^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i;
 
@@ -136,7 +135,7 @@ export class AstPlanner implements SubQueryNode {
     }
     // A `:name` placeholder (the verified examples use them) would leave the generator a value it
     // does not have: it goes back as a problem like any other.
-    const [param] = walkPlanParams(plan);
+    const [param] = paramNames(plan);
     if (param !== undefined)
       throw new PlanRejectedError('SQL_IMPORT_UNSUPPORTED', [
         `the SQL has a placeholder (:${param}); write the value itself as a literal`,
