@@ -5,7 +5,7 @@
  * (NestFactory.createApplicationContext), so both run the same engine.
  */
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
-import type { AppConfig } from '../config/defaults';
+import { DEFAULT_PURGE_INTERVAL_S, type AppConfig } from '../config/defaults';
 import { SecretManager } from '../config/secrets';
 import { DatasourceAdmin } from './admin/datasource-admin.service';
 import { IndexAdmin } from './admin/index-admin.service';
@@ -54,7 +54,7 @@ export class EngineModule {
     const ports: Provider[] = [
       { provide: ENGINE_CONFIG, useValue: config },
       { provide: DATASOURCE_PREPARERS, useValue: options.preparers ?? [] },
-      { provide: PURGE_INTERVAL_S, useValue: options.purgeIntervalS ?? 86400 },
+      { provide: PURGE_INTERVAL_S, useValue: options.purgeIntervalS ?? DEFAULT_PURGE_INTERVAL_S },
       {
         provide: SecretManager,
         useFactory: () => options.secrets ?? new SecretManager(options.env ?? process.env, config.base_dir),
