@@ -16,10 +16,15 @@ import {
   type TSchema,
   type TUnion,
 } from '@sinclair/typebox';
+import { URL_RULE, type UrlRule } from './url-rule';
 
 /** Every object of the config is closed: an unknown key is an error proposing the closest key. */
 export const Closed = <T extends TProperties>(props: T, options: ObjectOptions = {}) =>
   Type.Object(props, { additionalProperties: false, ...options });
+
+/** A string that must be a URL of the rule's schemes (checked by the validator, see url-rule.ts). */
+export const Url = (rule: UrlRule, options: Record<string, unknown> = {}) =>
+  Type.String({ [URL_RULE]: rule, ...options });
 
 /** A field that may hold a secret reference (`${env:NAME}`); a reference anywhere else is an error. */
 export const Secret = (options: Record<string, unknown> = {}) => Type.String({ secret: true, ...options });

@@ -6,8 +6,19 @@
  * (`${env:NAME}`, `${file:/path}`) is marked with `secret: true`; a reference in any other field is
  * an error.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Closed, Default, DefaultNull, ForeignKey, KeyedUnion, Secret, type Resolved } from './schema-kit';
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
+import { URL_RULE } from './url-rule';
+import { AGENTS } from '../engine/pipeline/agents';
+import {
+  Closed,
+  Default,
+  DefaultNull,
+  ForeignKey,
+  KeyedUnion,
+  Secret,
+  Url,
+  type Resolved,
+} from './schema-kit';
 
 const Id = (description: string) =>
   Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: `${description} (letters, digits, _ and -)` });
@@ -46,22 +57,38 @@ const CONNECTION_KEYS = {
 };
 type ConnectionKeys = typeof CONNECTION_KEYS;
 
-/** The `connection` of one datasource type: its own keys, and every other type's key refused by name. */
-const ConnectionOf = <K extends keyof ConnectionKeys>(type: string, own: readonly K[]) =>
+/**
+ * The `connection` of one datasource type: its own keys (`refined`: a stricter schema for some of
+ * them), and every other type's key refused by name.
+ */
+const ConnectionOf = <K extends keyof ConnectionKeys>(
+  type: string,
+  own: readonly K[],
+  refined: Partial<Record<K, TSchema>> = {},
+) =>
   Closed(
     Object.fromEntries(
       Object.entries(CONNECTION_KEYS).map(([key, schema]) => [
         key,
-        own.includes(key as K) ? schema : ForeignKey(`a ${type} datasource`),
+        own.includes(key as K) ? (refined[key as K] ?? schema) : ForeignKey(`a ${type} datasource`),
       ]),
     ) as { [P in keyof ConnectionKeys]: P extends K ? ConnectionKeys[P] : ReturnType<typeof ForeignKey> },
+  );
+
+const ServerUrl = (schemes: string[], example: string) =>
+  Type.Optional(
+    Secret({ [URL_RULE]: { schemes, example }, description: 'Connection URL; may hold a password' }),
   );
 
 export const DuckdbConnectionSchema = ConnectionOf('duckdb', ['path', 'demo', 'pool_max']);
 export const SqliteConnectionSchema = ConnectionOf('sqlite', ['path', 'pool_max']);
 const SERVER_KEYS = ['url', 'host', 'port', 'user', 'password', 'database', 'ssl', 'pool_max'] as const;
-export const PostgresConnectionSchema = ConnectionOf('postgres', SERVER_KEYS);
-export const MysqlConnectionSchema = ConnectionOf('mysql', SERVER_KEYS);
+export const PostgresConnectionSchema = ConnectionOf('postgres', SERVER_KEYS, {
+  url: ServerUrl(['postgres', 'postgresql'], 'postgres://app@db.example.com:5432/shop'),
+});
+export const MysqlConnectionSchema = ConnectionOf('mysql', SERVER_KEYS, {
+  url: ServerUrl(['mysql', 'mariadb'], 'mysql://app@db.example.com:3306/shop'),
+});
 
 export const LimitsSchema = Closed({
   row_cap: Type.Optional(
@@ -103,12 +130,16 @@ export const AnyDatasourceSchema = DatasourceOf(
   Closed(CONNECTION_KEYS),
 );
 
+/** An endpoint of a model or embeddings API. */
+const BaseUrl = () =>
+  Type.Union([Url({ schemes: ['http', 'https'], example: 'http://127.0.0.1:11434/v1' }), Type.Null()]);
+
 const AgentFields = {
   provider: Type.String({ minLength: 1 }),
   model: Type.String({ minLength: 1 }),
   temperature: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 2 }), Type.Null()])),
   api_key: Type.Optional(Type.Union([Secret(), Type.Null()])),
-  base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  base_url: Type.Optional(BaseUrl()),
   structured_output: Type.Optional(
     Type.Union([
       Type.Literal('tool_calling'),
@@ -148,7 +179,14 @@ export const LlmPriceRowSchema = Closed({
 
 export const LlmSectionSchema = Closed({
   ...AgentFields,
-  agents: Type.Optional(Type.Record(Type.String(), AgentOverrideSchema)),
+  /** Keyed by the steps that call a model (the run's agent names): any other name would do nothing. */
+  agents: Type.Optional(
+    Closed(
+      Object.fromEntries(Object.values(AGENTS).map((name) => [name, Type.Optional(AgentOverrideSchema)])) as {
+        [K in AgentName]: TOptional<typeof AgentOverrideSchema>;
+      },
+    ),
+  ),
   prices: Type.Optional(Type.Record(Type.String(), LlmPriceRowSchema)),
 });
 
@@ -156,7 +194,7 @@ export const EmbeddingsSchema = Closed({
   provider: Type.Union([Type.Literal('local'), Type.Literal('openai'), Type.Literal('alpha')]),
   model: Type.Optional(Type.String()),
   api_key: Type.Optional(Type.Union([Secret(), Type.Null()])),
-  base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  base_url: Type.Optional(BaseUrl()),
   batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })),
 });
 
@@ -198,7 +236,10 @@ export const ApiSchema = Closed({
   role_header: Type.Optional(Type.String({ minLength: 1 })),
   role: Type.Optional(Type.String({ minLength: 1 })),
   trust_body_role: Default(Type.Boolean(), false),
-  cors_origins: Default(Type.Array(Type.String({ pattern: '^https?://[^/\\s]+$' })), []),
+  cors_origins: Default(
+    Type.Array(Url({ schemes: ['http', 'https'], origin: true, example: 'https://app.example.com' })),
+    [],
+  ),
 });
 
 const ParamSchema = Closed({
@@ -266,6 +307,7 @@ export const ConfigSchema = Closed({
 export type DatasourceConfig = Static<typeof AnyDatasourceSchema>;
 export type DatasourceType = DatasourceConfig['type'];
 export type ConnectionConfig = DatasourceConfig['connection'];
+export type AgentName = (typeof AGENTS)[keyof typeof AGENTS];
 export type LlmSection = Static<typeof LlmSectionSchema>;
 export type AgentOverride = Partial<Omit<LlmSection, 'agents' | 'prices'>>;
 export type EmbeddingsConfig = Static<typeof EmbeddingsSchema>;

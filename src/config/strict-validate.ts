@@ -9,10 +9,23 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { TSchema } from '@sinclair/typebox';
 import type { ConfigProblem } from './config-error';
 import { FOREIGN_KEY } from './schema-kit';
+import { URL_RULE, urlProblem, type UrlRule } from './url-rule';
 
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, discriminator: true });
 ajv.addKeyword({ keyword: 'secret', schemaType: 'boolean' });
 ajv.addKeyword({ keyword: FOREIGN_KEY, schemaType: 'string' });
+ajv.addKeyword({
+  keyword: URL_RULE,
+  type: 'string',
+  schemaType: 'object',
+  errors: true,
+  validate: function checkUrl(rule: UrlRule, value: string): boolean {
+    const problem = urlProblem(value, rule);
+    if (problem)
+      (checkUrl as { errors?: Partial<ErrorObject>[] }).errors = [{ keyword: URL_RULE, message: problem }];
+    return problem === null;
+  },
+});
 
 interface Compiled {
   readonly validate: ReturnType<typeof ajv.compile>;
@@ -130,14 +143,14 @@ function wording(e: ErrorObject, root: JsonSchema): string {
   return e.message ?? 'is invalid';
 }
 
-export function unknownKeyMessage(key: string, valid: readonly string[]): string {
+export function unknownKeyMessage(key: string, valid: readonly string[], noun = 'key'): string {
   const hint = closestKey(key, valid);
   const suffix = hint
     ? ` (did you mean '${hint}'?)`
     : valid.length
-      ? ` (valid keys: ${valid.join(', ')})`
+      ? ` (valid ${noun}s: ${valid.join(', ')})`
       : '';
-  return `unknown key '${key}'${suffix}`;
+  return `unknown ${noun} '${key}'${suffix}`;
 }
 
 /** The closest valid key when it is near enough to be a likely typo. */

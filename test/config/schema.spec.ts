@@ -3,6 +3,10 @@
  * datasource is a union keyed on `type`, so its connection's keys are checked once, per type, with
  * one closest-key hint; defaults are the schema's and fill a complete configuration.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkConfigCommand } from '../../src/cli/commands/check-config';
 import { ConfigError } from '../../src/config/config-error';
 import { parseConfig } from '../../src/config/loader';
 import { DatasourceConfigSchema } from '../../src/config/schema';
@@ -166,5 +170,80 @@ describe('defaults: from the schema', () => {
     const cfg = parseConfig({ datasources: [ds], llm });
     expect(cfg.datasources).toEqual([ds]);
     expect(cfg.llm).toEqual(llm);
+  });
+});
+
+describe('typos caught where they are given (issue 23 item 8)', () => {
+  it('takes only the steps that call a model as llm agents, proposing the closest', () => {
+    expect(
+      problemsOf({ llm: { provider: 'openai', model: 'm', agents: { ast_planer: { model: 'x' } } } }),
+    ).toEqual([
+      {
+        path: 'llm.agents.ast_planer',
+        message: "unknown key 'ast_planer' (did you mean 'ast_planner'?)",
+      },
+    ]);
+    expect(
+      problemsOf({ llm: { provider: 'openai', model: 'm', agents: { summariser: {} } } })[0]?.message,
+    ).toBe(
+      "unknown key 'summariser' (valid keys: datasource_resolver, decomposer, ast_planner, verified_resolver, answer_synthesizer)",
+    );
+  });
+
+  it('checks every URL key, naming it, and never quotes the value', () => {
+    expect(
+      problemsOf({
+        api: { cors_origins: ['https://app.example.com/', 'app.example.com', 'http://localhost:5173'] },
+        llm: { provider: 'openai', model: 'm', base_url: 'not a url' },
+        embeddings: { provider: 'openai', base_url: 'ftp://files.example.com' },
+        datasources: [{ id: 'p', type: 'postgres', connection: { url: 'mysql://u:s3cret-pw@db/x' } }],
+      }),
+    ).toEqual([
+      {
+        path: 'api.cors_origins[0]',
+        message:
+          'must be an origin (scheme, host and port if not the default; no path, not even a trailing /), e.g. https://app.example.com',
+      },
+      {
+        path: 'api.cors_origins[1]',
+        message: 'must be a URL starting with http:// or https://, e.g. https://app.example.com',
+      },
+      {
+        path: 'datasources[0].connection.url',
+        message:
+          'must be a URL starting with postgres:// or postgresql://, e.g. postgres://app@db.example.com:5432/shop',
+      },
+      {
+        path: 'llm.base_url',
+        message: 'must be a URL starting with http:// or https://, e.g. http://127.0.0.1:11434/v1',
+      },
+      {
+        path: 'embeddings.base_url',
+        message: 'must be a URL starting with http:// or https://, e.g. http://127.0.0.1:11434/v1',
+      },
+    ]);
+  });
+
+  it('accepts a secret reference inside a connection URL', () => {
+    expect(() =>
+      parseConfig({
+        datasources: [
+          { id: 'p', type: 'postgres', connection: { url: 'postgres://app:${env:PG_PW}@db:5432/shop' } },
+        ],
+      }),
+    ).not.toThrow();
+  });
+
+  it('makes check-config fail on them as start-up does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nl2sql-typo-'));
+    const file = join(dir, 'nl2sql.yaml');
+    writeFileSync(file, 'llm: { provider: openai, model: m, agents: { ast_planer: { model: x } } }\n');
+    const err: string[] = [];
+    const io = { out: () => undefined, err: (t: string) => err.push(t), env: {} };
+    const options = { env: {}, roles: null, datasource: null, json: false, all: false };
+    expect(await checkConfigCommand([file], options as never, io)).toBe(1);
+    expect(err.join('\n')).toContain(
+      "llm.agents.ast_planer: unknown key 'ast_planer' (did you mean 'ast_planner'?)",
+    );
   });
 });

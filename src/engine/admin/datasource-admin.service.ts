@@ -1,6 +1,8 @@
 /** Datasources at runtime: list and describe (connections masked), add and remove (audited). */
 import { Injectable } from '@nestjs/common';
-import { DatasourceRegistry, type ListedDatasource } from '../datasources/registry';
+import { ConfigError, type ConfigProblem } from '../../config/config-error';
+import { DatasourceError } from '../datasources/errors';
+import { DatasourceRegistry, type DatasourceEntry, type ListedDatasource } from '../datasources/registry';
 import { OperatorEvents } from '../events/operator-events';
 import { getLogger } from '../logging/logger';
 
@@ -25,12 +27,28 @@ export class DatasourceAdmin {
     return this.datasources.describe(this.datasources.require(id));
   }
 
-  /** Runtime add: validated and built, not connected, not indexed; nothing written to files. */
+  /**
+   * Runtime add: validated and built, not connected, not indexed; nothing written to files. Every
+   * problem of the config, the schema's and the connection's own (url or host, the database in a
+   * URL), is a ConfigError naming keys only: a 422, never a 500 for bad input.
+   */
   add(raw: unknown, by: AdminCaller = {}): ListedDatasource {
-    const entry = this.datasources.add(raw);
+    const entry = this.build(raw);
     this.events.audit('datasource.added', { datasource_id: entry.config.id, roles: by.roles ?? [] });
     this.log.info('datasource added at runtime', { datasource_id: entry.config.id });
     return this.datasources.describe(entry);
+  }
+
+  private build(raw: unknown): DatasourceEntry {
+    try {
+      return this.datasources.add(raw);
+    } catch (err) {
+      if (err instanceof DatasourceError && err.code === 'DATASOURCE_CONFIG_INVALID') {
+        const problems = err.details.problems as ConfigProblem[] | undefined;
+        throw new ConfigError(problems ?? [{ path: 'connection', message: err.message }], 'datasource');
+      }
+      throw err;
+    }
   }
 
   /** Runtime remove: out of routing and the running config, pool closed; index entries stay. */
