@@ -65,6 +65,9 @@ export function KeyedUnion<T extends TObject[]>(tag: string, branches: [...T]): 
 export const ForeignKey = (owner: string) => Type.Optional(Type.Never({ [FOREIGN_KEY]: owner }));
 export const FOREIGN_KEY = 'notAKeyOf';
 
+/** What a string that does not match its `pattern` should look like, said instead of the pattern. */
+export const PATTERN_HINT = 'patternHint';
+
 /**
  * The type of a value once every default is filled: a key with a default is always present (or
  * null when null is its default); any other optional key stays optional. Objects are read-only.

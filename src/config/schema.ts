@@ -15,6 +15,7 @@ import {
   DefaultNull,
   ForeignKey,
   KeyedUnion,
+  PATTERN_HINT,
   Secret,
   Url,
   type Resolved,
@@ -285,6 +286,24 @@ export const PipelineSettingsSchema = Closed({
   ),
 });
 
+export const SecretsSchema = Closed({
+  /**
+   * The secret references a config sent at runtime (PUT /settings/llm, POST /datasource) may use,
+   * written `env:NAME` (or `<provider>:<key>` of a registered secret provider). None by default: a
+   * caller of those routes could otherwise send the server's environment to a host of its choice.
+   * `file:` is never allowed.
+   */
+  runtime_allowed: Default(
+    Type.Array(
+      Type.String({
+        pattern: '^[A-Za-z][A-Za-z0-9_]*:[^{}]+$',
+        [PATTERN_HINT]: 'must be a reference without ${...}, e.g. env:SHOP_PG_PASSWORD',
+      }),
+    ),
+    [],
+  ),
+});
+
 export const HookSchema = Closed({
   module: Type.String({ description: 'Path of a CommonJS module exporting a hook' }),
   scope: Type.Optional(Type.Union([Type.Literal('run'), Type.Literal('sub_query')])),
@@ -302,6 +321,7 @@ export const ConfigSchema = Closed({
   storage: Default(StorageSchema, {}),
   settings: Default(Closed({ pipeline: Default(PipelineSettingsSchema, {}) }), {}),
   hooks: Default(Type.Array(HookSchema), []),
+  secrets: Default(SecretsSchema, {}),
 });
 
 export type DatasourceConfig = Static<typeof AnyDatasourceSchema>;
@@ -318,6 +338,7 @@ export type ApiConfig = Static<typeof ApiSchema>;
 export type VerifiedQueryConfig = Static<typeof VerifiedQuerySchema>;
 export type PipelineSettings = Static<typeof PipelineSettingsSchema>;
 export type HookConfig = Static<typeof HookSchema>;
+export type SecretsConfig = Static<typeof SecretsSchema>;
 /** What a config file holds (after its check): every key with a default may be missing. */
 export type RawConfig = Static<typeof ConfigSchema>;
 /** The configuration with every default filled (resolveDefaults). */

@@ -8,12 +8,13 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import type { TSchema } from '@sinclair/typebox';
 import type { ConfigProblem } from './config-error';
-import { FOREIGN_KEY } from './schema-kit';
+import { FOREIGN_KEY, PATTERN_HINT } from './schema-kit';
 import { URL_RULE, urlProblem, type UrlRule } from './url-rule';
 
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, discriminator: true });
 ajv.addKeyword({ keyword: 'secret', schemaType: 'boolean' });
 ajv.addKeyword({ keyword: FOREIGN_KEY, schemaType: 'string' });
+ajv.addKeyword({ keyword: PATTERN_HINT, schemaType: 'string' });
 ajv.addKeyword({
   keyword: URL_RULE,
   type: 'string',
@@ -132,6 +133,10 @@ const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaxi
 function wording(e: ErrorObject, root: JsonSchema): string {
   if (e.keyword === 'type' && (e.params as { type?: string }).type === 'boolean')
     return 'must be true or false';
+  if (e.keyword === 'pattern') {
+    const hint = schemaAt(root, e.schemaPath.replace(/\/[^/]*$/, ''))?.[PATTERN_HINT];
+    if (typeof hint === 'string') return hint;
+  }
   if (BOUNDS.has(e.keyword)) {
     const schema = schemaAt(root, e.schemaPath.replace(/\/[^/]*$/, '')) as Record<string, unknown>;
     const { minimum, maximum } = schema ?? {};
@@ -194,32 +199,40 @@ function ownKeys(properties: Record<string, JsonSchema> | undefined): string[] {
     .map(([key]) => key);
 }
 
-function findMisplacedReferences(schema: any, value: unknown, path: string): ConfigProblem[] {
-  if (typeof value === 'string') {
-    if (SECRET_REF.test(value) && !isSecretSchema(schema)) {
-      return [
-        {
-          path,
-          message: `a secret reference is only allowed in a secret field (api_key, password, url, header values); write the value here directly`,
-        },
-      ];
+function findMisplacedReferences(schema: JsonSchema, value: unknown, path: string): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  visitStrings(schema, value, path, (at, text, secret) => {
+    if (!secret && SECRET_REF.test(text)) {
+      problems.push({
+        path: at,
+        message: `a secret reference is only allowed in a secret field (api_key, password, url, header values); write the value here directly`,
+      });
     }
-    return [];
-  }
-  if (Array.isArray(value)) {
-    const items = schema?.items;
-    return value.flatMap((v, i) => findMisplacedReferences(items, v, `${path}[${i}]`));
-  }
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => {
+  });
+  return problems;
+}
+
+/**
+ * Calls `visit` with every string of `value` that its schema knows, its path, and whether it sits
+ * in a secret field (`secret: true`). Keys the schema does not know, or that belong to another
+ * branch of a keyed union, are skipped: the schema check reports them.
+ */
+export function visitStrings(
+  schema: JsonSchema,
+  value: unknown,
+  path: string,
+  visit: (path: string, text: string, secret: boolean) => void,
+): void {
+  if (typeof value === 'string') {
+    visit(path, value, isSecretSchema(schema));
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => visitStrings(schema?.items, v, `${path}[${i}]`, visit));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
       const child = childSchema(schema, k, value);
-      // A key of another branch is already an error of its own.
-      return child === undefined || child[FOREIGN_KEY]
-        ? []
-        : findMisplacedReferences(child, v, joinPath(path, k));
-    });
+      if (child !== undefined && !child[FOREIGN_KEY]) visitStrings(child, v, joinPath(path, k), visit);
+    }
   }
-  return [];
 }
 
 function childSchema(schema: any, key: string, value: object): any {

@@ -6,6 +6,7 @@
  */
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DEFAULT_PURGE_INTERVAL_S, type AppConfig } from '../config/defaults';
+import { RuntimeSecretPolicy } from '../config/runtime-secrets';
 import { SecretManager } from '../config/secrets';
 import { DatasourceAdmin } from './admin/datasource-admin.service';
 import { IndexAdmin } from './admin/index-admin.service';
@@ -80,6 +81,7 @@ export class EngineModule {
             maxCostUsd: config.settings.pipeline.max_cost_usd,
             discoverPlugins: config.base_dir,
             source: options.source ?? 'config',
+            runtimeSecrets: new RuntimeSecretPolicy(config.secrets.runtime_allowed),
           }),
       },
       {

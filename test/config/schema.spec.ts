@@ -143,6 +143,7 @@ describe('defaults: from the schema', () => {
         },
       },
       hooks: [],
+      secrets: { runtime_allowed: [] },
       base_dir: '/srv/app',
     });
   });

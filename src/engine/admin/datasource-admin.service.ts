@@ -1,9 +1,15 @@
 /** Datasources at runtime: list and describe (connections masked), add and remove (audited). */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigError, type ConfigProblem } from '../../config/config-error';
+import type { AppConfig } from '../../config/defaults';
+import { RuntimeSecretPolicy } from '../../config/runtime-secrets';
+import { DatasourceConfigSchema } from '../../config/schema';
+import { SecretManager } from '../../config/secrets';
+import { validateStrict } from '../../config/strict-validate';
 import { DatasourceError } from '../datasources/errors';
 import { DatasourceRegistry, type DatasourceEntry, type ListedDatasource } from '../datasources/registry';
 import { OperatorEvents } from '../events/operator-events';
+import { ENGINE_CONFIG } from '../engine-config';
 import { getLogger } from '../logging/logger';
 
 export interface AdminCaller {
@@ -13,11 +19,19 @@ export interface AdminCaller {
 @Injectable()
 export class DatasourceAdmin {
   private readonly log = getLogger('nl2sql.engine');
+  private readonly runtimeSecrets: RuntimeSecretPolicy;
+  /** What a runtime datasource's pool resolves references with: only the allowed ones. */
+  private readonly restrictedSecrets: SecretManager;
 
   constructor(
     private readonly datasources: DatasourceRegistry,
     private readonly events: OperatorEvents,
-  ) {}
+    @Inject(ENGINE_CONFIG) config: AppConfig,
+    secrets: SecretManager,
+  ) {
+    this.runtimeSecrets = new RuntimeSecretPolicy(config.secrets.runtime_allowed);
+    this.restrictedSecrets = secrets.restrictedTo(this.runtimeSecrets);
+  }
 
   list(): ListedDatasource[] {
     return this.datasources.list();
@@ -30,7 +44,9 @@ export class DatasourceAdmin {
   /**
    * Runtime add: validated and built, not connected, not indexed; nothing written to files. Every
    * problem of the config, the schema's and the connection's own (url or host, the database in a
-   * URL), is a ConfigError naming keys only: a 422, never a 500 for bad input.
+   * URL), is a ConfigError naming keys only: a 422, never a 500 for bad input. A secret reference
+   * the operator did not allow for runtime configs (secrets.runtime_allowed) is one of them, and
+   * the pool could not resolve it anyway.
    */
   add(raw: unknown, by: AdminCaller = {}): ListedDatasource {
     const entry = this.build(raw);
@@ -40,8 +56,12 @@ export class DatasourceAdmin {
   }
 
   private build(raw: unknown): DatasourceEntry {
+    // The schema first: a reference's place is only known in a config of the right shape.
+    const problems = validateStrict(DatasourceConfigSchema, raw);
+    if (!problems.length) problems.push(...this.runtimeSecrets.problems(DatasourceConfigSchema, raw));
+    if (problems.length) throw new ConfigError(problems, 'datasource');
     try {
-      return this.datasources.add(raw);
+      return this.datasources.add(raw, 'datasource', this.restrictedSecrets);
     } catch (err) {
       if (err instanceof DatasourceError && err.code === 'DATASOURCE_CONFIG_INVALID') {
         const problems = err.details.problems as ConfigProblem[] | undefined;
