@@ -6,7 +6,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mountDocs, buildOpenApi } from './api/common/openapi';
-import { requireJsonBody } from './api/common/json-body.middleware';
+import { useJsonBodies } from './api/common/json-body.middleware';
 import { requestLog } from './api/common/request-log.middleware';
 import { EngineMetrics } from './api/metrics/engine-metrics';
 import { httpMetrics } from './api/metrics/http-metrics.middleware';
@@ -21,7 +21,8 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(engineModule(config, options)),
-    { ...nestOptions(), bodyParser: true },
+    // Nest's parsers off: useJsonBodies installs the one JSON parser, with its depth check.
+    { ...nestOptions(), bodyParser: false },
   );
   app.disable('x-powered-by');
   // No route of this API is conditional: Express would hash every body for an ETag for nothing.
@@ -40,7 +41,7 @@ export async function createApp(
   server.headersTimeout = 66_000;
   app.use(requestLog);
   app.use(httpMetrics(app.get(EngineMetrics)));
-  app.use(requireJsonBody);
+  useJsonBodies(app);
   mountDocs(app, buildOpenApi(app));
   return app;
 }

@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import { ConfigError } from './config/config-error';
+import { DEFAULT_PURGE_INTERVAL_S } from './config/defaults';
 import { loadConfig } from './config/loader';
 import { createApp } from './app.factory';
 import { getLogger } from './engine/logging/logger';
@@ -25,7 +26,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void>
   }
   const app = await createApp(loaded.config, {
     source: loaded.path,
-    purgeIntervalS: Number(env.PURGE_INTERVAL_S ?? 86400),
+    purgeIntervalS: Number(env.PURGE_INTERVAL_S ?? DEFAULT_PURGE_INTERVAL_S),
   });
   let closing = false;
   const shutdown = async (signal: string) => {

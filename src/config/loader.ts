@@ -113,6 +113,15 @@ function crossChecks(cfg: RawConfig): ConfigProblem[] {
       });
     }
   });
+  (cfg.secrets?.runtime_allowed ?? []).forEach((ref, i) => {
+    if (/^file:/i.test(ref)) {
+      problems.push({
+        path: `secrets.runtime_allowed[${i}]`,
+        message:
+          'a file reference can never be allowed at runtime: whoever may change a config over HTTP would read files of the server',
+      });
+    }
+  });
   const api = cfg.api ?? {};
   if (api.role_header && api.role) {
     problems.push({

@@ -1,24 +1,48 @@
 /**
- * The configuration file's schema: one TypeBox definition gives both the TypeScript types and the
- * JSON Schema that ajv checks the file against. Every object is closed (`additionalProperties:
- * false`), so an unknown key is an error that proposes the closest valid key. A field that may hold
- * a secret reference (`${env:NAME}`, `${file:/path}`) is marked with `secret: true`; a reference in
- * any other field is an error.
+ * The configuration file's schema: one TypeBox definition gives the JSON Schema ajv checks the file
+ * against, the TypeScript types, and the defaults (`Default(...)`: filled by resolveDefaults, typed
+ * by `Resolved`). Every object is closed (`additionalProperties: false`), so an unknown key is an
+ * error that proposes the closest valid key. A field that may hold a secret reference
+ * (`${env:NAME}`, `${file:/path}`) is marked with `secret: true`; a reference in any other field is
+ * an error.
  */
-import { Type, type Static, type TSchema, type TProperties, type ObjectOptions } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
+import { URL_RULE } from './url-rule';
+import { AGENTS } from '../engine/run/agents';
+import {
+  Closed,
+  Default,
+  DefaultNull,
+  ForeignKey,
+  KeyedUnion,
+  PATTERN_HINT,
+  Secret,
+  Url,
+  type Resolved,
+} from './schema-kit';
 
-const Closed = <T extends TProperties>(props: T, options: ObjectOptions = {}) =>
-  Type.Object(props, { additionalProperties: false, ...options });
-const Secret = (options: Record<string, unknown> = {}) => Type.String({ secret: true, ...options });
 const Id = (description: string) =>
   Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: `${description} (letters, digits, _ and -)` });
 const StringList = () => Type.Array(Type.String());
 
-export const ConnectionSchema = Closed({
-  path: Type.Optional(Type.String({ description: 'File path (duckdb, sqlite)' })),
+/** Statements of one datasource at once (connections for postgres/mysql, runners for sqlite). */
+export const DEFAULT_POOL_MAX = 4;
+export const DEFAULT_ROW_CAP = 10_000;
+export const DEFAULT_TIMEOUT_S = 30;
+export const DEFAULT_MAX_AGE_DAYS = 30;
+export const DEFAULT_INDEX_PATH = './data/index';
+/**
+ * From this similarity between a question and a verified question (the index embedder's cosine),
+ * the verified query answers with no model call when its parameters can be filled without one.
+ */
+export const DEFAULT_VERIFIED_DIRECT_THRESHOLD = 0.9;
+
+/** Every key a `connection` may have, whatever the datasource type. */
+const CONNECTION_KEYS = {
+  path: Type.Optional(Type.String({ description: 'File path of the database (duckdb, sqlite)' })),
   demo: Type.Optional(
     Type.Boolean({
-      description: 'duckdb only: build the demo database at `path` when it is missing (default false)',
+      description: 'duckdb: build the demo database at `path` when it is missing (default false)',
     }),
   ),
   url: Type.Optional(Secret({ description: 'Connection URL (postgres, mysql); may hold a password' })),
@@ -28,42 +52,95 @@ export const ConnectionSchema = Closed({
   password: Type.Optional(Secret()),
   database: Type.Optional(Type.String()),
   ssl: Type.Optional(Type.Boolean()),
-  pool_max: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Pool size (default 4)' })),
+  pool_max: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, description: `Pool size (default ${DEFAULT_POOL_MAX})` }),
+  ),
+};
+type ConnectionKeys = typeof CONNECTION_KEYS;
+
+/**
+ * The `connection` of one datasource type: its own keys (`refined`: a stricter schema for some of
+ * them), and every other type's key refused by name.
+ */
+const ConnectionOf = <K extends keyof ConnectionKeys>(
+  type: string,
+  own: readonly K[],
+  refined: Partial<Record<K, TSchema>> = {},
+) =>
+  Closed(
+    Object.fromEntries(
+      Object.entries(CONNECTION_KEYS).map(([key, schema]) => [
+        key,
+        own.includes(key as K) ? (refined[key as K] ?? schema) : ForeignKey(`a ${type} datasource`),
+      ]),
+    ) as { [P in keyof ConnectionKeys]: P extends K ? ConnectionKeys[P] : ReturnType<typeof ForeignKey> },
+  );
+
+const ServerUrl = (schemes: string[], example: string) =>
+  Type.Optional(
+    Secret({ [URL_RULE]: { schemes, example }, description: 'Connection URL; may hold a password' }),
+  );
+
+export const DuckdbConnectionSchema = ConnectionOf('duckdb', ['path', 'demo', 'pool_max']);
+export const SqliteConnectionSchema = ConnectionOf('sqlite', ['path', 'pool_max']);
+const SERVER_KEYS = ['url', 'host', 'port', 'user', 'password', 'database', 'ssl', 'pool_max'] as const;
+export const PostgresConnectionSchema = ConnectionOf('postgres', SERVER_KEYS, {
+  url: ServerUrl(['postgres', 'postgresql'], 'postgres://app@db.example.com:5432/shop'),
+});
+export const MysqlConnectionSchema = ConnectionOf('mysql', SERVER_KEYS, {
+  url: ServerUrl(['mysql', 'mariadb'], 'mysql://app@db.example.com:3306/shop'),
 });
 
 export const LimitsSchema = Closed({
   row_cap: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'Most rows a sub-query returns (default 10000)' }),
+    Type.Integer({ minimum: 1, description: `Most rows a sub-query returns (default ${DEFAULT_ROW_CAP})` }),
   ),
   timeout_s: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, description: 'Statement timeout (default 30)' }),
+    Type.Number({ exclusiveMinimum: 0, description: `Statement timeout (default ${DEFAULT_TIMEOUT_S})` }),
   ),
 });
 
-export const DatasourceConfigSchema = Closed({
-  id: Id('Datasource id'),
-  type: Type.Union([
-    Type.Literal('duckdb'),
-    Type.Literal('sqlite'),
-    Type.Literal('postgres'),
-    Type.Literal('mysql'),
-  ]),
-  connection: ConnectionSchema,
-  description: Type.Optional(Type.String()),
-  limits: Type.Optional(LimitsSchema),
-  preferred_tables: Type.Optional(StringList()),
-  sample_questions: Type.Optional(StringList()),
-  required: Type.Optional(
-    Type.Boolean({ description: 'A required datasource that fails stops start-up (default false)' }),
-  ),
-});
+/** One datasource: the keys every type shares, its type and that type's connection. */
+const DatasourceOf = <T extends TSchema, C extends TSchema>(type: T, connection: C) =>
+  Closed({
+    id: Id('Datasource id'),
+    type,
+    connection,
+    description: Type.Optional(Type.String()),
+    limits: Type.Optional(LimitsSchema),
+    preferred_tables: Type.Optional(StringList()),
+    sample_questions: Type.Optional(StringList()),
+    required: Type.Optional(
+      Type.Boolean({ description: 'A required datasource that fails stops start-up (default false)' }),
+    ),
+  });
+
+export const DatasourceConfigSchema = KeyedUnion('type', [
+  DatasourceOf(Type.Literal('duckdb'), DuckdbConnectionSchema),
+  DatasourceOf(Type.Literal('sqlite'), SqliteConnectionSchema),
+  DatasourceOf(Type.Literal('postgres'), PostgresConnectionSchema),
+  DatasourceOf(Type.Literal('mysql'), MysqlConnectionSchema),
+]);
+
+/**
+ * The shape code handles any datasource by: every connection key readable, with the type any
+ * datasource type allows there (the schema above checks each type's own keys). Used for types only.
+ */
+export const AnyDatasourceSchema = DatasourceOf(
+  Type.Union(DatasourceConfigSchema.anyOf.map((branch) => branch.properties.type)),
+  Closed(CONNECTION_KEYS),
+);
+
+/** An endpoint of a model or embeddings API. */
+const BaseUrl = () =>
+  Type.Union([Url({ schemes: ['http', 'https'], example: 'http://127.0.0.1:11434/v1' }), Type.Null()]);
 
 const AgentFields = {
   provider: Type.String({ minLength: 1 }),
   model: Type.String({ minLength: 1 }),
   temperature: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 2 }), Type.Null()])),
   api_key: Type.Optional(Type.Union([Secret(), Type.Null()])),
-  base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  base_url: Type.Optional(BaseUrl()),
   structured_output: Type.Optional(
     Type.Union([
       Type.Literal('tool_calling'),
@@ -129,7 +206,14 @@ export const LlmPriceRowSchema = Closed({
 
 export const LlmSectionSchema = Closed({
   ...AgentFields,
-  agents: Type.Optional(Type.Record(Type.String(), AgentOverrideSchema)),
+  /** Keyed by the steps that call a model (the run's agent names): any other name would do nothing. */
+  agents: Type.Optional(
+    Closed(
+      Object.fromEntries(Object.values(AGENTS).map((name) => [name, Type.Optional(AgentOverrideSchema)])) as {
+        [K in AgentName]: TOptional<typeof AgentOverrideSchema>;
+      },
+    ),
+  ),
   prices: Type.Optional(Type.Record(Type.String(), LlmPriceRowSchema)),
 });
 
@@ -137,25 +221,27 @@ export const EmbeddingsSchema = Closed({
   provider: Type.Union([Type.Literal('local'), Type.Literal('openai'), Type.Literal('alpha')]),
   model: Type.Optional(Type.String()),
   api_key: Type.Optional(Type.Union([Secret(), Type.Null()])),
-  base_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  base_url: Type.Optional(BaseUrl()),
   batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })),
 });
 
-const StoreSchema = Closed({
-  path: Type.Optional(Type.String()),
-  max_age_days: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-});
+const StoreSchema = (path: string) =>
+  Closed({
+    path: Default(Type.String(), path),
+    max_age_days: Default(Type.Number({ exclusiveMinimum: 0 }), DEFAULT_MAX_AGE_DAYS),
+  });
 
 export const StorageSchema = Closed({
-  results: Type.Optional(StoreSchema),
-  traces: Type.Optional(StoreSchema),
-  index: Type.Optional(
+  results: Default(StoreSchema('./data/results'), {}),
+  traces: Default(StoreSchema('./data/traces'), {}),
+  index: Default(
     Closed({
-      path: Type.Optional(Type.String()),
-      namespace: Type.Optional(Type.String()),
+      path: Default(Type.String(), DEFAULT_INDEX_PATH),
+      namespace: Default(Type.String(), 'default'),
       /** Build the index in the background at start when it is missing or stale (off by default). */
-      build_on_start: Type.Optional(Type.Boolean()),
+      build_on_start: Default(Type.Boolean(), false),
     }),
+    {},
   ),
 });
 
@@ -168,15 +254,19 @@ export const RolePolicySchema = Closed({
 });
 
 export const PoliciesSchema = Closed({
-  admin_roles: Type.Optional(StringList()),
-  roles: Type.Optional(Type.Record(Type.String(), RolePolicySchema)),
+  admin_roles: Default(StringList(), ['admin']),
+  /** None: every role reads everything; with a roles section, an unlisted role reads nothing. */
+  roles: DefaultNull(Type.Record(Type.String(), RolePolicySchema)),
 });
 
 export const ApiSchema = Closed({
   role_header: Type.Optional(Type.String({ minLength: 1 })),
   role: Type.Optional(Type.String({ minLength: 1 })),
-  trust_body_role: Type.Optional(Type.Boolean()),
-  cors_origins: Type.Optional(Type.Array(Type.String({ pattern: '^https?://[^/\\s]+$' }))),
+  trust_body_role: Default(Type.Boolean(), false),
+  cors_origins: Default(
+    Type.Array(Url({ schemes: ['http', 'https'], origin: true, example: 'https://app.example.com' })),
+    [],
+  ),
 });
 
 const ParamSchema = Closed({
@@ -200,23 +290,43 @@ export const VerifiedQuerySchema = Closed({
 });
 
 export const PipelineSettingsSchema = Closed({
-  max_cost_usd: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-  max_model_calls: Type.Optional(Type.Integer({ minimum: 1 })),
-  max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
-  sample_rows: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-  max_sub_queries: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
-  plan_cache_size: Type.Optional(Type.Integer({ minimum: 0 })),
-  decompose: Type.Optional(
+  max_cost_usd: Default(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]), null),
+  max_model_calls: Default(Type.Integer({ minimum: 1 }), 20),
+  max_retries: Default(Type.Integer({ minimum: 0, maximum: 10 }), 2),
+  sample_rows: Default(Type.Integer({ minimum: 0, maximum: 1000 }), 20),
+  max_sub_queries: Default(Type.Integer({ minimum: 1, maximum: 20 }), 4),
+  plan_cache_size: Default(Type.Integer({ minimum: 0 }), 1000),
+  decompose: Default(
     Type.Union([Type.Literal('auto'), Type.Literal('always')], {
       description:
         'auto (default): the decomposer is asked only when the question may hold several intents or several datasources fit',
     }),
+    'auto',
   ),
-  verified_direct_threshold: Type.Optional(
+  verified_direct_threshold: Default(
     Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
       description:
         'Similarity (0..1) from which a verified query answers with no model call; null: the model always confirms',
     }),
+    DEFAULT_VERIFIED_DIRECT_THRESHOLD,
+  ),
+});
+
+export const SecretsSchema = Closed({
+  /**
+   * The secret references a config sent at runtime (PUT /settings/llm, POST /datasource) may use,
+   * written `env:NAME` (or `<provider>:<key>` of a registered secret provider). None by default: a
+   * caller of those routes could otherwise send the server's environment to a host of its choice.
+   * `file:` is never allowed.
+   */
+  runtime_allowed: Default(
+    Type.Array(
+      Type.String({
+        pattern: '^[A-Za-z][A-Za-z0-9_]*:[^{}]+$',
+        [PATTERN_HINT]: 'must be a reference without ${...}, e.g. env:SHOP_PG_PASSWORD',
+      }),
+    ),
+    [],
   ),
 });
 
@@ -226,20 +336,24 @@ export const HookSchema = Closed({
 });
 
 export const ConfigSchema = Closed({
-  tenant_id: Type.Optional(Id('Tenant id')),
-  api: Type.Optional(ApiSchema),
-  policies: Type.Optional(PoliciesSchema),
-  datasources: Type.Optional(Type.Array(DatasourceConfigSchema)),
-  verified_queries: Type.Optional(Type.Array(VerifiedQuerySchema)),
-  llm: Type.Optional(LlmSectionSchema),
-  embeddings: Type.Optional(EmbeddingsSchema),
-  storage: Type.Optional(StorageSchema),
-  settings: Type.Optional(Closed({ pipeline: Type.Optional(PipelineSettingsSchema) })),
-  hooks: Type.Optional(Type.Array(HookSchema)),
+  tenant_id: Default(Id('Tenant id'), 'default'),
+  api: Default(ApiSchema, {}),
+  policies: Default(PoliciesSchema, {}),
+  datasources: Default(Type.Array(DatasourceConfigSchema), []),
+  verified_queries: Default(Type.Array(VerifiedQuerySchema), []),
+  /** None: the engine uses the key-free default preset. */
+  llm: DefaultNull(LlmSectionSchema),
+  embeddings: Default(EmbeddingsSchema, { provider: 'local' }),
+  storage: Default(StorageSchema, {}),
+  settings: Default(Closed({ pipeline: Default(PipelineSettingsSchema, {}) }), {}),
+  hooks: Default(Type.Array(HookSchema), []),
+  secrets: Default(SecretsSchema, {}),
 });
 
-export type ConnectionConfig = Static<typeof ConnectionSchema>;
-export type DatasourceConfig = Static<typeof DatasourceConfigSchema>;
+export type DatasourceConfig = Static<typeof AnyDatasourceSchema>;
+export type DatasourceType = DatasourceConfig['type'];
+export type ConnectionConfig = DatasourceConfig['connection'];
+export type AgentName = (typeof AGENTS)[keyof typeof AGENTS];
 export type LlmSection = Static<typeof LlmSectionSchema>;
 export type AgentOverride = Partial<Omit<LlmSection, 'agents' | 'prices'>>;
 export type EmbeddingsConfig = Static<typeof EmbeddingsSchema>;
@@ -250,4 +364,8 @@ export type ApiConfig = Static<typeof ApiSchema>;
 export type VerifiedQueryConfig = Static<typeof VerifiedQuerySchema>;
 export type PipelineSettings = Static<typeof PipelineSettingsSchema>;
 export type HookConfig = Static<typeof HookSchema>;
+export type SecretsConfig = Static<typeof SecretsSchema>;
+/** What a config file holds (after its check): every key with a default may be missing. */
 export type RawConfig = Static<typeof ConfigSchema>;
+/** The configuration with every default filled (resolveDefaults). */
+export type ResolvedConfig = Resolved<typeof ConfigSchema>;

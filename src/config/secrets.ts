@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { registerSecret } from './redact';
+import type { RuntimeSecretPolicy } from './runtime-secrets';
 import { SECRET_REF } from './strict-validate';
 
 export type SecretProvider = (key: string) => string | undefined;
@@ -15,7 +16,9 @@ export class SecretResolutionError extends Error {
 }
 
 export class SecretManager {
-  private readonly providers = new Map<string, SecretProvider>();
+  private providers = new Map<string, SecretProvider>();
+  /** Set on a manager for runtime configs (restrictedTo): the references it may resolve. */
+  private policy: RuntimeSecretPolicy | null = null;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv = process.env,
@@ -33,6 +36,18 @@ export class SecretManager {
     });
   }
 
+  /**
+   * The same sources (providers registered later included), resolving only the references the
+   * policy allows: what clients and pools of a config sent at runtime are built with, so that a
+   * reference the runtime check missed still cannot read a server secret.
+   */
+  restrictedTo(policy: RuntimeSecretPolicy): SecretManager {
+    const restricted = new SecretManager(this.env, this.baseDir);
+    restricted.providers = this.providers;
+    restricted.policy = policy;
+    return restricted;
+  }
+
   /** Adds a secret source such as a vault client: `${vault:path}`. */
   register(name: string, provider: SecretProvider): void {
     this.providers.set(name.toLowerCase(), provider);
@@ -42,14 +57,23 @@ export class SecretManager {
     return typeof value === 'string' && SECRET_REF.test(value);
   }
 
-  /** A literal value is returned as it is; a reference is resolved or throws naming what is missing. */
+  /**
+   * A literal value is returned as it is; every reference in it (a URL may hold several) is
+   * resolved, or this throws naming what is missing.
+   */
   resolve(value: string, field = 'secret'): string {
-    const m = SECRET_REF.exec(value);
-    if (!m) {
+    if (!SECRET_REF.test(value)) {
       registerSecret(value);
       return value;
     }
-    const [whole, scheme = '', key = ''] = m;
+    return value.replace(new RegExp(SECRET_REF.source, 'gi'), (whole, scheme: string, key: string) =>
+      this.resolveOne(whole, scheme, key, field),
+    );
+  }
+
+  private resolveOne(whole: string, scheme: string, key: string, field: string): string {
+    const refused = this.policy?.refusal(scheme, key);
+    if (refused) throw new SecretResolutionError(`${field}: ${refused}`);
     const provider = this.providers.get(scheme.toLowerCase());
     if (!provider) {
       throw new SecretResolutionError(
@@ -67,8 +91,7 @@ export class SecretManager {
       throw new SecretResolutionError(`${field}: ${whole} does not resolve; ${how}`);
     }
     registerSecret(resolved);
-    // A reference may sit inside a longer string (a URL with ${env:PASSWORD} in it).
-    return value.replace(whole, resolved);
+    return resolved;
   }
 
   /** Reads a standard key variable such as OPENAI_API_KEY from the environment. */

@@ -5,7 +5,8 @@
  * (NestFactory.createApplicationContext), so both run the same engine.
  */
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
-import type { AppConfig } from '../config/defaults';
+import { DEFAULT_PURGE_INTERVAL_S, type AppConfig } from '../config/defaults';
+import { RuntimeSecretPolicy } from '../config/runtime-secrets';
 import { SecretManager } from '../config/secrets';
 import { DatasourceAdmin } from './admin/datasource-admin.service';
 import { IndexAdmin } from './admin/index-admin.service';
@@ -54,7 +55,7 @@ export class EngineModule {
     const ports: Provider[] = [
       { provide: ENGINE_CONFIG, useValue: config },
       { provide: DATASOURCE_PREPARERS, useValue: options.preparers ?? [] },
-      { provide: PURGE_INTERVAL_S, useValue: options.purgeIntervalS ?? 86400 },
+      { provide: PURGE_INTERVAL_S, useValue: options.purgeIntervalS ?? DEFAULT_PURGE_INTERVAL_S },
       {
         provide: SecretManager,
         useFactory: () => options.secrets ?? new SecretManager(options.env ?? process.env, config.base_dir),
@@ -80,6 +81,7 @@ export class EngineModule {
             maxCostUsd: config.settings.pipeline.max_cost_usd,
             discoverPlugins: config.base_dir,
             source: options.source ?? 'config',
+            runtimeSecrets: new RuntimeSecretPolicy(config.secrets.runtime_allowed),
           }),
       },
       {

@@ -17,6 +17,9 @@ export interface CallerRoles {
 
 export const ROLE_KEYS_HINT = 'api.role_header, api.role or api.trust_body_role';
 
+/** The body field `api.trust_body_role` reads roles from, on any route that takes a body. */
+export const BODY_ROLE_FIELD = 'user_context';
+
 export function roleSourceConfigured(api: AppConfig['api']): boolean {
   return Boolean(api.role_header || api.role || api.trust_body_role);
 }
@@ -29,7 +32,7 @@ export function resolveRoles(api: AppConfig['api'], req: Request): CallerRoles {
   }
   if (api.role) return { roles: [api.role], source: 'static', userId: null };
   if (api.trust_body_role) {
-    const ctx = (req.body as { user_context?: unknown } | undefined)?.user_context;
+    const ctx = (req.body as Record<string, unknown> | undefined)?.[BODY_ROLE_FIELD];
     if (ctx && typeof ctx === 'object') {
       const list = (ctx as { roles?: unknown }).roles;
       const roles = Array.isArray(list)

@@ -1,54 +1,39 @@
 /**
- * The `connection` block of a datasource: which keys each type takes, their checks (done when the
- * adapter is built, without opening anything) and the masked form shown by listings.
+ * The `connection` block of a datasource: its checks (done when the adapter is built, without
+ * opening anything; which keys each type takes is the config schema's) and the masked form shown
+ * by listings.
  */
-import { closest } from 'fastest-levenshtein';
 import { MASK } from '../../config/redact';
 import { formatProblems, type ConfigProblem } from '../../config/config-error';
-import type { ConnectionConfig, DatasourceConfig } from '../../config/schema';
-import { DATASOURCE_TYPES, type DatasourceType } from './adapter';
+import { DatasourceConfigSchema, type ConnectionConfig, type DatasourceConfig } from '../../config/schema';
+import { validateStrict } from '../../config/strict-validate';
+import { DATASOURCE_TYPES } from './adapter';
 import { DatasourceError } from './errors';
 
-const SERVER_KEYS = ['url', 'host', 'port', 'user', 'password', 'database', 'ssl', 'pool_max'] as const;
-export const CONNECTION_KEYS: Record<DatasourceType, readonly string[]> = {
-  duckdb: ['path', 'demo', 'pool_max'],
-  sqlite: ['path', 'pool_max'],
-  postgres: SERVER_KEYS,
-  mysql: SERVER_KEYS,
-};
-const ALL_KEYS = [...new Set(Object.values(CONNECTION_KEYS).flat())];
 /** Keys whose whole value is a secret. `url` is masked only in its password part. */
 const SECRET_KEYS = new Set(['password']);
-const URL_SCHEMES: Record<'postgres' | 'mysql', readonly string[]> = {
-  postgres: ['postgres:', 'postgresql:'],
-  mysql: ['mysql:', 'mariadb:'],
-};
 
 /** Checks `config.connection` for its type; throws DATASOURCE_CONFIG_INVALID listing every problem. */
 export function validateConnection(config: DatasourceConfig): void {
   const id = typeof config?.id === 'string' && config.id ? config.id : '(no id)';
-  const problems: ConfigProblem[] = [];
   const type = config?.type;
   if (!DATASOURCE_TYPES.includes(type)) {
-    problems.push({
-      path: 'type',
-      message: `unknown datasource type '${String(type)}' (valid: ${DATASOURCE_TYPES.join(', ')})`,
-    });
-    throw invalid(id, problems);
+    throw invalid(id, [
+      {
+        path: 'type',
+        message: `unknown datasource type '${String(type)}' (valid: ${DATASOURCE_TYPES.join(', ')})`,
+      },
+    ]);
   }
   const conn = (config.connection ?? {}) as Record<string, unknown>;
   if (typeof conn !== 'object' || Array.isArray(conn)) {
     throw invalid(id, [{ path: 'connection', message: 'must be an object' }]);
   }
-  const allowed = CONNECTION_KEYS[type];
-  for (const key of Object.keys(conn)) {
-    if (allowed.includes(key)) continue;
-    const message = ALL_KEYS.includes(key)
-      ? `'${key}' is not a key of a ${type} datasource (its keys: ${allowed.join(', ')})`
-      : `unknown key '${key}'; did you mean '${closest(key, [...allowed])}'? (keys of ${type}: ${allowed.join(', ')})`;
-    problems.push({ path: `connection.${key}`, message });
-  }
-  checkTypes(conn, problems);
+  // Keys and value types per type come from the config schema (its keyed union), as for a config
+  // file; what one key means for another is checked here.
+  const problems = validateStrict(DatasourceConfigSchema, config).filter(
+    (p) => p.path === 'connection' || p.path.startsWith('connection.'),
+  );
   if (type === 'duckdb' || type === 'sqlite') {
     if (typeof conn.path !== 'string' || !conn.path.trim()) {
       problems.push({
@@ -62,25 +47,6 @@ export function validateConnection(config: DatasourceConfig): void {
   if (problems.length) throw invalid(id, problems);
 }
 
-function checkTypes(conn: Record<string, unknown>, problems: ConfigProblem[]): void {
-  const str = (k: string) => conn[k] !== undefined && typeof conn[k] !== 'string';
-  for (const k of ['path', 'url', 'host', 'user', 'password', 'database']) {
-    if (str(k)) problems.push({ path: `connection.${k}`, message: 'must be a string' });
-  }
-  for (const k of ['ssl', 'demo']) {
-    if (conn[k] !== undefined && typeof conn[k] !== 'boolean')
-      problems.push({ path: `connection.${k}`, message: 'must be true or false' });
-  }
-  const int = (k: string, min: number, max: number) => {
-    const v = conn[k];
-    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= min && (v as number) <= max)) {
-      problems.push({ path: `connection.${k}`, message: `must be an integer from ${min} to ${max}` });
-    }
-  };
-  int('port', 1, 65535);
-  int('pool_max', 1, 100);
-}
-
 function checkServer(
   type: 'postgres' | 'mysql',
   conn: Record<string, unknown>,
@@ -91,14 +57,10 @@ function checkServer(
       if (conn[k] !== undefined)
         problems.push({ path: `connection.${k}`, message: `give either 'url' or '${k}', not both` });
     }
+    // The scheme is the schema's to check (connection.url of each type); what it must hold is here.
     if (typeof conn.url === 'string') {
       const parsed = parseUrl(conn.url);
-      if (!parsed || !URL_SCHEMES[type].includes(parsed.protocol)) {
-        problems.push({
-          path: 'connection.url',
-          message: `must be a URL starting with ${URL_SCHEMES[type].map((s) => `${s}//`).join(' or ')}`,
-        });
-      } else if (type === 'mysql' && parsed.pathname.replace(/^\//, '') === '') {
+      if (parsed && type === 'mysql' && parsed.pathname.replace(/^\//, '') === '') {
         problems.push({
           path: 'connection.url',
           message: 'must name the database, e.g. mysql://user@host:3306/shop',

@@ -8,7 +8,7 @@ import type { ConnectionConfig } from '../../config/schema';
 import type { SecretManager } from '../../config/secrets';
 import { DatasourceError, causeMessage } from './errors';
 
-export const DEFAULT_POOL_MAX = 4;
+export { DEFAULT_POOL_MAX } from '../../config/schema';
 
 export interface ServerSettings {
   readonly host?: string;

@@ -49,15 +49,18 @@ export class DatasourceRegistry {
     private readonly baseDir: string,
   ) {}
 
-  /** Builds the adapter (nothing opened). Throws ConfigError for an invalid or duplicate config. */
-  add(raw: unknown, source = 'datasource'): DatasourceEntry {
+  /**
+   * Builds the adapter (nothing opened). Throws ConfigError for an invalid or duplicate config.
+   * `secrets`: what its pool resolves references with (a restricted manager for a runtime config).
+   */
+  add(raw: unknown, source = 'datasource', secrets: SecretManager = this.secrets): DatasourceEntry {
     const problems = validateStrict(DatasourceConfigSchema, raw);
     if (problems.length) throw new ConfigError(problems, source);
     const config = resolveDatasourcePaths(raw as DatasourceConfig, this.baseDir);
     if (this.entries.has(config.id)) {
       throw new ConfigError([{ path: 'id', message: `a datasource '${config.id}' already exists` }], source);
     }
-    const adapter = createAdapter(config, { secrets: this.secrets });
+    const adapter = createAdapter(config, { secrets });
     const entry: DatasourceEntry = { config, adapter, status: 'unchecked', reason: null, snapshot: null };
     this.entries.set(config.id, entry);
     return entry;

@@ -42,7 +42,9 @@ import { createEmbedder } from './embedders/create-embedder';
 import { IndexService, type IndexLogger } from './index-service';
 import { DuckDbIndexStore } from './store/duckdb-index-store';
 
-export const DEFAULT_INDEX_PATH = './data/index';
+import { DEFAULT_INDEX_PATH } from '../../config/schema';
+
+export { DEFAULT_INDEX_PATH };
 export const INDEX_FILE = 'index.duckdb';
 
 export function createIndexService(

@@ -6,6 +6,7 @@
 import type { LlmChanges } from '../events/operator-events';
 import { ConfigError, type ConfigProblem } from '../../config/config-error';
 import { redact, redactDeep } from '../../config/redact';
+import type { RuntimeSecretPolicy } from '../../config/runtime-secrets';
 import { SecretManager } from '../../config/secrets';
 import { NotFoundError } from '../errors';
 import { getLogger } from '../logging/logger';
@@ -16,7 +17,8 @@ import { LlmSet, LlmSetProblems, type AgentEntry, type AgentProblem } from './ll
 import { PriceTable, type PricesView } from './prices';
 import { discoverPlugins, type DiscoveryResult } from './providers/plugin-discovery';
 import { ProviderRegistry, type ProviderEntry } from './providers/registry';
-import { DEFAULT_LLM_SECTION, parseLlmSection, type LlmSectionSpec } from './section';
+import { runtimeSectionProblems } from './runtime-section';
+import { agentPath, DEFAULT_LLM_SECTION, parseLlmSection, type LlmSectionSpec } from './section';
 
 export type ReplaceVia = 'python' | 'api' | 'playground' | (string & {});
 
@@ -47,6 +49,12 @@ export interface LlmServiceOptions {
   readonly cacheSize?: number;
   /** Names the section in error messages (the config file's path). */
   readonly source?: string;
+  /**
+   * What a section given to replace() may reference (`secrets.runtime_allowed`). The engine always
+   * sets it; absent (a service built by hand from trusted code), replace is as unrestricted as the
+   * constructor.
+   */
+  readonly runtimeSecrets?: RuntimeSecretPolicy;
 }
 
 export class LlmService {
@@ -57,6 +65,7 @@ export class LlmService {
   private readonly log: LlmLogger;
   private readonly auditSink: AuditSink | null;
   private readonly maxCostUsd: number | null;
+  private readonly runtimeSecrets: RuntimeSecretPolicy | null;
   private currentSet: LlmSet;
   private closed = false;
 
@@ -68,6 +77,7 @@ export class LlmService {
     this.log = options.logger ?? getLogger('nl2sql.llm');
     this.auditSink = options.audit ?? null;
     this.maxCostUsd = options.maxCostUsd ?? null;
+    this.runtimeSecrets = options.runtimeSecrets ?? null;
     this.discovered = options.discoverPlugins
       ? discoverPlugins(
           this.registry,
@@ -140,7 +150,13 @@ export class LlmService {
     this.assertOpen();
     const source = via === 'api' ? 'llm settings (PUT /api/v1/settings/llm)' : 'llm section';
     const spec = parseLlmSection(llm, this.registry, source);
-    const next = this.buildSet(spec, true, source);
+    let secrets = this.secrets;
+    if (this.runtimeSecrets) {
+      const refused = runtimeSectionProblems(llm, spec, this.registry, this.runtimeSecrets);
+      if (refused.length) throw new ConfigError(refused, source);
+      secrets = this.secrets.restrictedTo(this.runtimeSecrets);
+    }
+    const next = this.buildSet(spec, true, source, secrets);
     const previous = this.currentSet;
     next.hold();
     this.currentSet = next;
@@ -186,7 +202,12 @@ export class LlmService {
     return this.cache;
   }
 
-  private buildSet(spec: LlmSectionSpec, strict: boolean, source: string): LlmSet {
+  private buildSet(
+    spec: LlmSectionSpec,
+    strict: boolean,
+    source: string,
+    secrets: SecretManager = this.secrets,
+  ): LlmSet {
     const prices = new PriceTable(spec.prices);
     if (this.maxCostUsd !== null) {
       const unpriced = spec.agents.filter((a) => !prices.has(a.model));
@@ -204,7 +225,7 @@ export class LlmService {
       return LlmSet.build({
         spec,
         registry: this.registry,
-        secrets: this.secrets,
+        secrets,
         cache: this.cache,
         prices,
         strict,
@@ -240,8 +261,4 @@ function toProblem(spec: LlmSectionSpec, error: LlmError): ConfigProblem {
   const agent = typeof named === 'string' ? named : spec.defaultAgent;
   const field = error.code === 'LLM_KEY_MISSING' ? 'api_key' : 'provider';
   return { path: agentPath(spec, agent, field), message: error.message };
-}
-
-function agentPath(spec: LlmSectionSpec, agent: string, field: string): string {
-  return agent === spec.defaultAgent ? `llm.${field}` : `llm.agents.${agent}.${field}`;
 }

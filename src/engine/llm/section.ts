@@ -64,6 +64,11 @@ export interface LlmSectionSpec {
 
 const AGENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Where an agent's field sits in the section, for problems: `llm.api_key`, `llm.agents.<name>.api_key`. */
+export function agentPath(spec: LlmSectionSpec, agent: string, field: string): string {
+  return agent === spec.defaultAgent ? `llm.${field}` : `llm.agents.${agent}.${field}`;
+}
+
 /** Validates an llm section and computes every agent's effective settings. Throws ConfigError. */
 export function parseLlmSection(
   raw: unknown,

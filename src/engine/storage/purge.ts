@@ -8,7 +8,9 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export const DEFAULT_MAX_AGE_DAYS = 30;
+import { DEFAULT_MAX_AGE_DAYS } from '../../config/schema';
+
+export { DEFAULT_MAX_AGE_DAYS };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface PurgeStoreOptions {

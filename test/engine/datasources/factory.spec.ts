@@ -37,7 +37,7 @@ describe('createAdapter: connection keys per type', () => {
 
   it('proposes the closest key for a misspelt one', () => {
     const e = configError({ id: 'f', type: 'postgres', connection: { hots: 'db', database: 'shop' } });
-    expect(e.message).toContain("unknown key 'hots'; did you mean 'host'?");
+    expect(e.message).toContain("unknown key 'hots' (did you mean 'host'?)");
     expect(e.message).toMatch(/2 problems/); // and host itself is then missing
   });
 

@@ -124,8 +124,8 @@ test('a failing replace changes nothing: invalid key names, unknown provider, un
     ],
     [{ ...openaiAt(fake.openaiBaseUrl), provider: 'delta' }, /Unsupported LLM provider 'delta'/],
     [
-      { ...openaiAt(fake.openaiBaseUrl), agents: { p: { api_key: '${env:NOT_SET_ANYWHERE}' } } },
-      /llm.agents.p.api_key: .*NOT_SET_ANYWHERE/,
+      { ...openaiAt(fake.openaiBaseUrl), agents: { decomposer: { api_key: '${env:NOT_SET_ANYWHERE}' } } },
+      /llm.agents.decomposer.api_key: .*NOT_SET_ANYWHERE/,
     ],
     [
       { ...openaiAt(fake.openaiBaseUrl), model: '${env:HOME}' },

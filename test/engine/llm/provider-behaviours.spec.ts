@@ -178,10 +178,10 @@ test('2. alpha-wire providers speak chat completions, beta speaks messages; alph
   );
   // Without an override, router and local_server point at their preset endpoints.
   const presets = makeService(
-    { provider: 'router', model: 'm', agents: { local: { provider: 'local_server' } } },
+    { provider: 'router', model: 'm', agents: { answer_synthesizer: { provider: 'local_server' } } },
     env,
   ).service;
-  const endpoints = ['default', 'local'].map((a) => presets.current().client(a).agent.baseUrl);
+  const endpoints = ['default', 'answer_synthesizer'].map((a) => presets.current().client(a).agent.baseUrl);
   expect(endpoints).toEqual(['https://openrouter.ai/api/v1', 'http://127.0.0.1:11434/v1']);
   await presets.close();
 });
@@ -203,7 +203,7 @@ test('3. beta wire: optional SDK named when missing; cache breakpoint on the las
 
   const { service } = makeService({
     ...anthropicAt(fake.anthropicBaseUrl),
-    agents: { capped: { max_tokens: 512 } },
+    agents: { ast_planner: { max_tokens: 512 } },
   });
   const set = service.acquire();
   // The model nests its arguments under `plan`, a key the schema does not declare: peeled off.
@@ -219,7 +219,7 @@ test('3. beta wire: optional SDK named when missing; cache breakpoint on the las
   expect(req.system.at(-1)).toEqual({ type: 'text', text: ASK.system, cache_control: { type: 'ephemeral' } });
   expect(req.max_tokens).toBe(16000);
   expect(req.seed).toBeUndefined();
-  await set.structured('capped', nestedSchema);
+  await set.structured('ast_planner', nestedSchema);
   expect(fake.requests[1]?.body.max_tokens).toBe(512);
   service.release(set);
   await service.close();
@@ -230,16 +230,16 @@ test('4. alpha, beta and router need a key; alpha_compatible and local_server ge
     provider: 'alpha',
     model: 'gpt-4.1-mini',
     agents: {
-      b: { provider: 'beta', model: 'claude-haiku-4-5' },
-      r: { provider: 'router', model: 'x' },
-      compat: { provider: 'alpha_compatible', base_url: fake.openaiBaseUrl, max_retries: 0 },
-      local: { provider: 'local_server', base_url: fake.openaiBaseUrl, max_retries: 0 },
+      decomposer: { provider: 'beta', model: 'claude-haiku-4-5' },
+      datasource_resolver: { provider: 'router', model: 'x' },
+      verified_resolver: { provider: 'alpha_compatible', base_url: fake.openaiBaseUrl, max_retries: 0 },
+      answer_synthesizer: { provider: 'local_server', base_url: fake.openaiBaseUrl, max_retries: 0 },
     },
   });
   expect(service.check().map((p) => `${p.agent}:${p.code}`)).toEqual([
     'default:LLM_KEY_MISSING',
-    'b:LLM_KEY_MISSING',
-    'r:LLM_KEY_MISSING',
+    'decomposer:LLM_KEY_MISSING',
+    'datasource_resolver:LLM_KEY_MISSING',
   ]);
   await service.close();
 
@@ -263,7 +263,7 @@ test('5. max_tokens, timeout_s, max_retries and headers reach the client only wh
       max_retries: null,
       headers: { 'X-Team': '${env:TEAM_HEADER}' },
       agents: {
-        tuned: { max_tokens: 300, max_retries: 0, timeout_s: 0.3 },
+        ast_planner: { max_tokens: 300, max_retries: 0, timeout_s: 0.3 },
       },
     },
     { TEAM_HEADER: 'analytics-team-42' },
@@ -282,15 +282,15 @@ test('5. max_tokens, timeout_s, max_retries and headers reach the client only wh
   // Set: max tokens sent, no retry, and a hanging server ends in PROVIDER_TIMEOUT after ~0.3 s.
   fake.reset();
   fake.reply({ json: { answer: 6 } });
-  await set.structured('tuned', ASK);
+  await set.structured('ast_planner', ASK);
   expect(fake.requests[0]?.body.max_completion_tokens).toBe(300);
   fake.reset();
   fake.reply({ fail: 'server' });
-  await expect(set.structured('tuned', ASK)).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+  await expect(set.structured('ast_planner', ASK)).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
   expect(fake.requests).toHaveLength(1);
   fake.reset();
   fake.reply({ hang: true });
-  await expect(set.structured('tuned', ASK)).rejects.toMatchObject({
+  await expect(set.structured('ast_planner', ASK)).rejects.toMatchObject({
     code: 'PROVIDER_TIMEOUT',
     provider: 'openai',
   });
@@ -302,17 +302,17 @@ test('6. structured output per method, the schema in the prompt for json_mode, p
   const { service } = makeService({
     ...openaiAt(fake.openaiBaseUrl),
     agents: {
-      tools: { structured_output: 'tool_calling' },
-      schema: { structured_output: 'json_schema' },
-      mode: { structured_output: 'json_mode' },
-      picky: { structured_output: 'json_schema', parse_retries: 2 },
+      datasource_resolver: { structured_output: 'tool_calling' },
+      decomposer: { structured_output: 'json_schema' },
+      verified_resolver: { structured_output: 'json_mode' },
+      ast_planner: { structured_output: 'json_schema', parse_retries: 2 },
     },
   });
   const set = service.acquire();
   fake.reply({ json: { answer: 1 } }, { json: { answer: 2 } }, { json: { answer: 3 } });
-  expect((await set.structured('tools', ASK)).value).toEqual({ answer: 1 });
-  expect((await set.structured('schema', ASK)).value).toEqual({ answer: 2 });
-  expect((await set.structured('mode', ASK)).value).toEqual({ answer: 3 });
+  expect((await set.structured('datasource_resolver', ASK)).value).toEqual({ answer: 1 });
+  expect((await set.structured('decomposer', ASK)).value).toEqual({ answer: 2 });
+  expect((await set.structured('verified_resolver', ASK)).value).toEqual({ answer: 3 });
   const [tools, schema, mode] = fake.requests.map((r) => r.body);
   expect(tools.tools[0].function).toMatchObject({ name: 'answer', parameters: ASK.schema });
   expect(tools.tool_choice).toEqual({ type: 'function', function: { name: 'answer' } });
@@ -332,7 +332,7 @@ test('6. structured output per method, the schema in the prompt for json_mode, p
     { json: { wrong: 1 } },
     { json: { answer: 9 } },
   );
-  const failure = await set.structured('picky', ASK).catch((e: unknown) => e);
+  const failure = await set.structured('ast_planner', ASK).catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(LlmError);
   expect(failure).toMatchObject({ code: 'MODEL_OUTPUT_INVALID' });
   expect((failure as LlmError).calls).toHaveLength(3);
@@ -349,7 +349,7 @@ test('6. structured output per method, the schema in the prompt for json_mode, p
   fake.reset();
   fake.reply({ json: { answer: 'bad' } }, { json: { answer: 7 } });
   const deltas: string[] = [];
-  const streamed = await set.structured('tools', ASK, { onDelta: (d) => deltas.push(d) });
+  const streamed = await set.structured('datasource_resolver', ASK, { onDelta: (d) => deltas.push(d) });
   expect(streamed.value).toEqual({ answer: 7 });
   expect(fake.requests.map((r) => r.stream)).toEqual([true, false]);
   expect(deltas.join('')).toBe('{"answer":"bad"}');
@@ -361,16 +361,16 @@ test('7. a missing key does not stop the build; the check reports it; using the 
   const { service } = makeService({
     provider: 'openai',
     model: 'gpt-4.1-mini',
-    agents: { planner: { model: 'gpt-4.1' } },
+    agents: { ast_planner: { model: 'gpt-4.1' } },
   });
-  expect(service.list()).toHaveProperty('planner');
+  expect(service.list()).toHaveProperty('ast_planner');
   expect(service.check()).toEqual([
     expect.objectContaining({ agent: 'default', provider: 'openai', code: 'LLM_KEY_MISSING' }),
-    expect.objectContaining({ agent: 'planner', provider: 'openai', code: 'LLM_KEY_MISSING' }),
+    expect.objectContaining({ agent: 'ast_planner', provider: 'openai', code: 'LLM_KEY_MISSING' }),
   ]);
   const set = service.acquire();
-  await expect(set.structured('planner', ASK)).rejects.toThrow(
-    /agent 'planner' uses provider 'openai', which needs an API key: set the environment variable OPENAI_API_KEY/,
+  await expect(set.structured('ast_planner', ASK)).rejects.toThrow(
+    /agent 'ast_planner' uses provider 'openai', which needs an API key: set the environment variable OPENAI_API_KEY/,
   );
   expect(fake.requests).toHaveLength(0);
   service.release(set);
@@ -384,14 +384,14 @@ test('7. a missing key does not stop the build; the check reports it; using the 
 test('8. a 400 rejecting temperature names the model and agent and says to set temperature: null', async () => {
   const { service } = makeService({
     ...openaiAt(fake.openaiBaseUrl, { model: 'o3' }),
-    agents: { planner: {} },
+    agents: { ast_planner: {} },
   });
   fake.reply({ fail: 'temperature' });
   const set = service.acquire();
-  const err = (await set.structured('planner', ASK).catch((e: unknown) => e)) as LlmError;
+  const err = (await set.structured('ast_planner', ASK).catch((e: unknown) => e)) as LlmError;
   expect(err.code).toBe('PROVIDER_TEMPERATURE_REJECTED');
   expect(err.message).toMatch(
-    /model 'o3' of agent 'planner' does not accept a temperature.*set 'temperature: null'/,
+    /model 'o3' of agent 'ast_planner' does not accept a temperature.*set 'temperature: null'/,
   );
   expect(err.provider).toBe('openai');
   expect(err.providerResponse).toMatchObject({ status: 400 });
@@ -403,15 +403,22 @@ test('9. seed 42 on every alpha-wire request, none on beta; temperature 0.0 by d
   const { service } = makeService({
     ...openaiAt(fake.openaiBaseUrl),
     agents: {
-      warm: { temperature: 0.7 },
-      none: { temperature: null },
-      beta: anthropicAt(fake.anthropicBaseUrl),
-      beta_none: { ...anthropicAt(fake.anthropicBaseUrl), temperature: null },
-      beta_set: { ...anthropicAt(fake.anthropicBaseUrl), temperature: 0.5 },
+      datasource_resolver: { temperature: 0.7 },
+      decomposer: { temperature: null },
+      verified_resolver: anthropicAt(fake.anthropicBaseUrl),
+      ast_planner: { ...anthropicAt(fake.anthropicBaseUrl), temperature: null },
+      answer_synthesizer: { ...anthropicAt(fake.anthropicBaseUrl), temperature: 0.5 },
     },
   });
   const set = service.acquire();
-  for (const agent of ['default', 'warm', 'none', 'beta', 'beta_none', 'beta_set']) {
+  for (const agent of [
+    'default',
+    'datasource_resolver',
+    'decomposer',
+    'verified_resolver',
+    'ast_planner',
+    'answer_synthesizer',
+  ]) {
     fake.reply({ json: { answer: 1 } });
     await set.structured(agent, ASK);
   }
@@ -430,18 +437,17 @@ test('9. seed 42 on every alpha-wire request, none on beta; temperature 0.0 by d
 });
 
 test('10. one immutable set built without a model call; equal settings share a client; the LRU closes evicted clients once unheld; close closes all', async () => {
-  const agents = Object.fromEntries(
-    Array.from({ length: 3 }, (_, i) => [`a${i}`, { model: 'gpt-4.1-mini' }]),
-  );
+  const [a0, a1, a2] = ['datasource_resolver', 'decomposer', 'verified_resolver'] as const;
+  const agents = Object.fromEntries([a0, a1, a2].map((name) => [name, { model: 'gpt-4.1-mini' }]));
   const { service } = makeService(
-    { ...openaiAt(fake.openaiBaseUrl), agents: { ...agents, other: { model: 'gpt-4.1' } } },
+    { ...openaiAt(fake.openaiBaseUrl), agents: { ...agents, ast_planner: { model: 'gpt-4.1' } } },
     {},
     { cacheSize: 2 },
   );
   expect(fake.requests).toHaveLength(0);
   const first = service.acquire();
-  const shared = first.client('a0').client;
-  expect(first.client('a1').client).toBe(shared);
+  const shared = first.client(a0).client;
+  expect(first.client(a1).client).toBe(shared);
   expect(first.client('default').client).toBe(shared);
   expect(first.clients()).toHaveLength(2);
 
@@ -452,7 +458,7 @@ test('10. one immutable set built without a model call; equal settings share a c
   const cache = service.clientCache;
   expect(cache.isOpen(shared)).toBe(true);
   fake.reply({ json: { answer: 8 } });
-  expect((await first.structured('a2', ASK)).value).toEqual({ answer: 8 });
+  expect((await first.structured(a2, ASK)).value).toEqual({ answer: 8 });
   expect(fake.requests[0]?.body.model).toBe('gpt-4.1-mini');
   service.release(first);
   expect(cache.isOpen(shared)).toBe(false);
@@ -471,12 +477,12 @@ test('11. a local model answers with the method its agent names; the local defau
     model: 'llama3.1:8b',
     base_url: fake.openaiBaseUrl,
     max_retries: 0,
-    agents: { small: { model: 'qwen2.5:0.5b', structured_output: 'json_mode' } },
+    agents: { ast_planner: { model: 'qwen2.5:0.5b', structured_output: 'json_mode' } },
   });
   const set = service.acquire();
   fake.reply({ json: { answer: 4 } }, { text: 'Sure! Here it is:\n```json\n{"answer": 5}\n```' });
   expect((await set.structured('default', ASK)).value).toEqual({ answer: 4 });
-  expect((await set.structured('small', ASK)).value).toEqual({ answer: 5 });
+  expect((await set.structured('ast_planner', ASK)).value).toEqual({ answer: 5 });
   expect(fake.requests[0]?.body.response_format.type).toBe('json_schema');
   expect(fake.requests[1]?.body.response_format).toEqual({ type: 'json_object' });
   expect(fake.requests[1]?.body.tools).toBeUndefined();

@@ -17,7 +17,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { TableInfo } from '../schema';
-import type { DatasourceConfig } from '../../../config/schema';
+import { DEFAULT_POOL_MAX, type DatasourceConfig } from '../../../config/schema';
 import type { Cell, ResultColumn } from '../adapter';
 import { BaseAdapter, type CatalogTable } from '../base-adapter';
 import type { Cursor, StatementControl } from '../cursor';
@@ -27,7 +27,6 @@ import { typeKind } from '../type-kind';
 import { duckdbCell } from './duckdb-values';
 
 const ALLOWED_STATEMENTS = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
-const DEFAULT_POOL = 4;
 
 export interface DuckdbOptions {
   /** Open the file read-write: only for the embedded demo the engine builds itself. Statements
@@ -46,7 +45,7 @@ export class DuckdbAdapter extends BaseAdapter {
   ) {
     super('duckdb', 'duckdb', config);
     this.path = resolve(config.connection.path ?? '');
-    this.slots = new Semaphore(config.connection.pool_max ?? DEFAULT_POOL);
+    this.slots = new Semaphore(config.connection.pool_max ?? DEFAULT_POOL_MAX);
   }
 
   protected async open(): Promise<void> {

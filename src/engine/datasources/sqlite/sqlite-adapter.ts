@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DatasourceConfig } from '../../../config/schema';
+import { DEFAULT_POOL_MAX, type DatasourceConfig } from '../../../config/schema';
 import type { Cell, ResultColumn } from '../adapter';
 import { BaseAdapter, type CatalogTable } from '../base-adapter';
 import type { Cursor, StatementControl } from '../cursor';
@@ -21,7 +21,6 @@ import { sqliteRunners } from './sqlite-runner-pool';
 
 // The documented default of every adapter (config schema): four statements of one SQLite file at
 // once, each in a runner process of the shared pool.
-const DEFAULT_POOL = 4;
 /**
  * Rows the runner reads with `open` and sends in the same reply: a result of up to this many rows
  * costs one round trip to the runner process instead of two (the first batch is read anyway).
@@ -38,7 +37,7 @@ export class SqliteAdapter extends BaseAdapter {
   constructor(config: DatasourceConfig) {
     super('sqlite', 'sqlite', config);
     this.path = resolve(config.connection.path ?? '');
-    this.slots = new Semaphore(config.connection.pool_max ?? DEFAULT_POOL);
+    this.slots = new Semaphore(config.connection.pool_max ?? DEFAULT_POOL_MAX);
   }
 
   protected async open(): Promise<void> {
