@@ -167,13 +167,8 @@ export class MysqlAdapter extends BaseAdapter {
     const refusal = mysqlRefusal(sql);
     if (refusal)
       throw new DatasourceError('DATASOURCE_READ_ONLY', this.id, `the datasource is read-only; ${refusal}`);
-    const conn = await pool.acquire();
+    const conn = await pool.acquire(control.signal);
     const threadId = conn.threadId;
-    control.setCanceller(() =>
-      pool
-        .withSideConnection((side) => simpleQuery(side, `KILL QUERY ${Number(threadId)}`))
-        .then(() => undefined),
-    );
     try {
       await simpleQuery(conn, 'SET SESSION TRANSACTION READ ONLY');
       // sql_mode again: a session setting is the session's to change, and our SQL relies on it
@@ -189,6 +184,21 @@ export class MysqlAdapter extends BaseAdapter {
       await pool.release(conn, true);
       throw error;
     }
+    try {
+      // The last moment to stop: a statement stopped while it waited for the connection is never sent.
+      control.beforeSend();
+    } catch (stopped) {
+      await simpleQuery(conn, 'ROLLBACK').then(
+        () => pool.release(conn),
+        () => pool.release(conn, true),
+      );
+      throw stopped;
+    }
+    control.setCanceller(() =>
+      pool
+        .withSideConnection((side) => simpleQuery(side, `KILL QUERY ${Number(threadId)}`))
+        .then(() => undefined),
+    );
     return new MysqlCursor(conn, pool, sql, params);
   }
 
