@@ -147,7 +147,7 @@ export async function run(args: BenchArgs): Promise<ResultsFigures> {
     console.log(`results: writing ${rows.toLocaleString('en-US')} rows through writeResult...`);
     const writeRss = rssSampler();
     let t0 = performance.now();
-    const ref = await store.writeResult('bench', 'run', 'result', syntheticBatches(rows));
+    const { ref } = await store.writeResult('bench', 'run', 'result', syntheticBatches(rows));
     const writeS = (performance.now() - t0) / 1000;
     const writeRssGrowthMb = writeRss.stop();
     const parquet = join(dir, 'results', 'bench', 'run', 'result.parquet');

@@ -33,7 +33,10 @@ export interface ExecuteOptions {
   readonly batchSize?: number;
   /** Stops reading after this many rows (the adapter still closes the cursor cleanly). */
   readonly maxRows?: number;
-  /** Aborting stops the running statement; the call fails with DATASOURCE_ABORTED. */
+  /**
+   * Aborting stops the running statement; the call fails with DATASOURCE_ABORTED. A statement still
+   * waiting for a connection (or a slot of the datasource) leaves the queue and is never sent.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -81,4 +84,9 @@ export interface DatasourceAdapter {
   close(): Promise<void>;
   /** Statements open now (each holds a connection or a pool slot while it streams). */
   readonly activeStatements: number;
+  /**
+   * Statements handed to the database so far. One stopped before it was sent (its caller aborted
+   * or its time ran out while it waited for a connection) is never sent and not counted.
+   */
+  readonly statementsSent: number;
 }

@@ -101,6 +101,7 @@ export abstract class BaseAdapter implements DatasourceAdapter {
       datasourceId: this.id,
       defaultTimeoutMs: this.defaultTimeoutMs,
       classify: (e) => this.classify(e),
+      onSend: () => this.sent++,
     };
     const opener = async (s: string, p: readonly unknown[], control: StatementControl) => {
       await this.connect();
@@ -115,6 +116,13 @@ export abstract class BaseAdapter implements DatasourceAdapter {
   }
 
   private active = 0;
+
+  /** Statements handed to the database since the adapter was built (each once, when sent). */
+  get statementsSent(): number {
+    return this.sent;
+  }
+
+  private sent = 0;
 
   private async *counted(batches: AsyncIterable<ResultBatch>): AsyncGenerator<ResultBatch> {
     this.active++;

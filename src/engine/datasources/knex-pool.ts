@@ -44,7 +44,11 @@ export function resolveServerSettings(
 /** Raw driver connections from knex's pool (the adapters drive the drivers themselves). */
 export interface RawPool<C> {
   readonly knex: Knex;
-  acquire(): Promise<C>;
+  /**
+   * A connection of the pool, in turn. `signal` ends the wait: an aborted request leaves the queue
+   * at once (it never takes a connection later) and the call rejects with the signal's reason.
+   */
+  acquire(signal?: AbortSignal): Promise<C>;
   /** Returns a connection; a broken one (`broken` true) is destroyed instead of reused. */
   release(connection: C, broken?: boolean): Promise<void>;
   /** A connection outside the pool, for a cancel that must not wait for a free slot. */
@@ -84,17 +88,49 @@ export async function openRawPool<C extends object>(
   return pool;
 }
 
+/** tarn's pool under knex: `acquire()` gives a pending request that `abort()` takes off the queue. */
+interface TarnPool<C> {
+  acquire(): { promise: Promise<C>; abort(): void };
+}
+
+/** tarn's timeout error has no name of its own: it is told by its class name. */
+const isTarnTimeout = (error: unknown) => (error as Error)?.constructor?.name === 'TimeoutError';
+
 function createRawPool<C extends object>(config: Knex.Config): RawPool<C> {
   const k = knex({ log: quiet, ...config });
   const client = k.client as {
-    acquireConnection(): Promise<C>;
+    pool: TarnPool<C> | undefined;
     releaseConnection(c: C): Promise<void>;
     acquireRawConnection(): Promise<C>;
     destroyRawConnection(c: C): Promise<void>;
   };
   return {
     knex: k,
-    acquire: () => client.acquireConnection(),
+    // knex's acquireConnection() cannot be abandoned: its request would stay queued and take a
+    // connection after the caller left. tarn's own request can, so it is used directly.
+    async acquire(signal) {
+      signal?.throwIfAborted();
+      const pool = client.pool;
+      if (!pool) throw new Error('Unable to acquire a connection: the pool is closed');
+      const request = pool.acquire();
+      const onAbort = () => request.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const connection = await request.promise;
+        hidePassword(connection);
+        return connection;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason as Error;
+        // the message the adapters classify as DATASOURCE_UNAVAILABLE, as knex words it
+        if (isTarnTimeout(error))
+          throw new Error('Knex: Timeout acquiring a connection. The pool is probably full.', {
+            cause: error,
+          });
+        throw error;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
     async release(connection, broken = false) {
       // knex's pool validates a connection before reuse and drops one marked disposed
       if (broken)
@@ -111,4 +147,11 @@ function createRawPool<C extends object>(config: Knex.Config): RawPool<C> {
     },
     destroy: () => k.destroy(),
   };
+}
+
+/** As knex does on acquire: the driver's copy of the password is kept out of logs and dumps. */
+function hidePassword(connection: object): void {
+  const config = (connection as { config?: { password?: unknown } }).config;
+  if (config && typeof config === 'object' && config.password)
+    Object.defineProperty(config, 'password', { enumerable: false, value: config.password });
 }

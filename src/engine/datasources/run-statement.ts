@@ -4,7 +4,9 @@
  * the timeout: a budget of time spent waiting on the database. Time the consumer spends between
  * batches is not counted, so a slow consumer of a large stream is not cut off, while a statement
  * that keeps the database busy is. When the budget runs out or the signal aborts, the adapter's
- * canceller stops the statement and the caller gets a typed error at once.
+ * canceller stops the statement and the caller gets a typed error at once. The budget also runs
+ * while the statement waits for a connection: a statement stopped before it was sent is never sent
+ * (StatementControl.beforeSend), and a signal aborted before the start opens nothing.
  */
 import type { Cell, ExecuteOptions, ResultBatch, ResultColumn } from './adapter';
 import type { Cursor, CursorOpener, StatementControl } from './cursor';
@@ -21,6 +23,8 @@ export interface StatementContext {
   readonly defaultTimeoutMs: number;
   /** The dialect's reading of a driver error (read-only refusal, server-side timeout...). */
   classify(error: unknown): DatasourceErrorCode;
+  /** Called each time a statement is handed to the driver (the adapter's count of statements sent). */
+  readonly onSend?: () => void;
 }
 
 class Stopped extends Error {}
@@ -29,6 +33,8 @@ class Stopped extends Error {}
 class Budget implements StatementControl {
   private remaining: number;
   private canceller: (() => Promise<void> | void) | null = null;
+  /** Aborted by `fire`: ends whatever the adapter still waits for before sending. */
+  private readonly stopper = new AbortController();
   /** A cancel in flight; the connection must not be reused before it lands (postgres would
    * otherwise cancel the next statement on it). */
   cancelling: Promise<void> = Promise.resolve();
@@ -37,9 +43,19 @@ class Budget implements StatementControl {
 
   constructor(
     readonly timeoutMs: number,
-    private readonly signal: AbortSignal | undefined,
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly onSend: (() => void) | undefined,
   ) {
     this.remaining = timeoutMs + CLIENT_GRACE_MS;
+  }
+
+  get signal(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  beforeSend(): void {
+    if (this.stopper.signal.aborted || this.callerSignal?.aborted) throw new Stopped();
+    this.onSend?.();
   }
 
   setCanceller(cancel: (() => Promise<void> | void) | null): void {
@@ -47,8 +63,10 @@ class Budget implements StatementControl {
   }
 
   async wait<T>(work: Promise<T>): Promise<T> {
-    if (this.signal?.aborted) {
+    if (this.callerSignal?.aborted) {
       this.aborted = true;
+      // what the adapter still waits for ends; a statement already running is closed by the caller
+      this.stopper.abort();
       work.catch(() => undefined);
       throw new Stopped();
     }
@@ -69,7 +87,7 @@ class Budget implements StatementControl {
         this.fire();
         reject(new Stopped());
       };
-      this.signal?.addEventListener('abort', onAbort, { once: true });
+      this.callerSignal?.addEventListener('abort', onAbort, { once: true });
     });
     // The losing side of the race must not become an unhandled rejection.
     work.catch(() => undefined);
@@ -77,12 +95,13 @@ class Budget implements StatementControl {
       return await Promise.race([work, stop]);
     } finally {
       clearTimeout(timer);
-      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
+      if (onAbort) this.callerSignal?.removeEventListener('abort', onAbort);
       this.remaining -= Date.now() - started;
     }
   }
 
   private fire(): void {
+    this.stopper.abort();
     const cancel = this.canceller;
     if (!cancel) return;
     try {
@@ -129,7 +148,12 @@ export async function* streamStatement(
   options: ExecuteOptions,
   ctx: StatementContext,
 ): AsyncGenerator<ResultBatch> {
-  const budget = new Budget(positiveOr(options.timeoutMs, ctx.defaultTimeoutMs), options.signal);
+  const budget = new Budget(positiveOr(options.timeoutMs, ctx.defaultTimeoutMs), options.signal, ctx.onSend);
+  if (options.signal?.aborted) {
+    // The caller left before the statement started: nothing is opened, nothing waits for a connection.
+    budget.aborted = true;
+    throw toTypedError(new Stopped(), budget, ctx);
+  }
   const batchSize = Math.max(1, Math.floor(positiveOr(options.batchSize, DEFAULT_BATCH_SIZE)));
   const maxRows = options.maxRows === undefined ? Infinity : Math.max(0, Math.floor(options.maxRows));
   let cursor: Cursor | undefined;

@@ -5,6 +5,7 @@ export type {
   ManifestEntry,
   PageRequest,
   ResultPage,
+  StoredResult,
   WriteResultOptions,
 } from './result-store';
 export { ResultStore } from './result-store';

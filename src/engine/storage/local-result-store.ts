@@ -19,11 +19,11 @@ import { ParquetReader } from './parquet-reader';
 import { writeParquetAtomic } from './parquet-writer';
 import { decodeResultMetadata, encodeResultMetadata, type ResultIdentity } from './result-metadata';
 import type {
-  ArtifactRef,
   ManifestEntry,
   PageRequest,
   ResultPage,
   ResultStore,
+  StoredResult,
   WriteResultOptions,
 } from './result-store';
 import { StorageWriteError, resultNotFound } from './storage-errors';
@@ -49,7 +49,7 @@ export class LocalResultStore implements ResultStore {
     resultId: string,
     batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
     options: WriteResultOptions = {},
-  ): Promise<ArtifactRef> {
+  ): Promise<StoredResult> {
     for (const [name, value] of [
       ['tenant', tenant],
       ['request_id', requestId],
@@ -65,14 +65,22 @@ export class LocalResultStore implements ResultStore {
     const finalPath = join(this.root, tenant, requestId, `${resultId}${PARQUET_SUFFIX}`);
     try {
       makeFolder(dirname(finalPath));
-      const outcome = await writeParquetAtomic(finalPath, batches, options.columns, (facts) =>
-        encodeResultMetadata(id, { ...facts, truncated: facts.truncated || options.truncated === true }),
+      const outcome = await writeParquetAtomic(
+        finalPath,
+        batches,
+        options.columns,
+        (facts) =>
+          encodeResultMetadata(id, { ...facts, truncated: facts.truncated || options.truncated === true }),
+        options.sampleRows ?? 0,
       );
       return {
-        uri: pathToFileURL(finalPath).href,
-        format: 'parquet',
-        row_count: outcome.rowCount,
-        columns: outcome.columns.map((c) => c.name),
+        ref: {
+          uri: pathToFileURL(finalPath).href,
+          format: 'parquet',
+          row_count: outcome.rowCount,
+          columns: outcome.columns.map((c) => c.name),
+        },
+        sample: outcome.sample,
       };
     } catch (err) {
       // The adapter's own errors (timeouts, cancellations) pass through with their codes.

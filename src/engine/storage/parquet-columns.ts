@@ -84,7 +84,10 @@ function cellError(column: ManifestColumn, cell: Cell): StorageWriteError {
   );
 }
 
-/** One cell as the DuckDB value its physical column takes. */
+/**
+ * One cell as the DuckDB value its physical column takes. The column's kind was chosen so that
+ * every cell fits it (stored-kinds.ts); a text column takes any cell as its text.
+ */
 export function encodeCell(column: ManifestColumn, cell: Cell): bigint | number | boolean | string | null {
   if (cell === null || cell === undefined) return null;
   switch (physicalTypeOf(column.kind)) {
@@ -98,23 +101,20 @@ export function encodeCell(column: ManifestColumn, cell: Cell): bigint | number 
     }
     case 'DOUBLE': {
       if (typeof cell === 'number') return cell;
-      // `Number('')` is 0, so an empty string is refused rather than stored as zero.
-      if (typeof cell === 'string' && cell.trim() !== '') {
-        const n = Number(cell);
-        if (!Number.isNaN(n) || cell.trim() === 'NaN') return n;
-      }
+      if (typeof cell === 'string' && NON_FINITE_TEXT.has(cell)) return Number(cell);
       throw cellError(column, cell);
     }
     case 'BOOLEAN': {
       if (typeof cell === 'boolean') return cell;
-      if (cell === 1 || cell === '1' || cell === 'true' || cell === 't') return true;
-      if (cell === 0 || cell === '0' || cell === 'false' || cell === 'f') return false;
       throw cellError(column, cell);
     }
     case 'VARCHAR':
       return typeof cell === 'string' ? cell : String(cell);
   }
 }
+
+/** How adapters give a float that is not a finite number (cells.ts: numberCell). */
+const NON_FINITE_TEXT = new Set(['NaN', 'Infinity', '-Infinity']);
 
 /** A stored value back as the JSON-safe cell the adapter contract describes. */
 export function decodeCell(kind: TypeKind, value: unknown): Cell {

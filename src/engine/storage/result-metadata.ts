@@ -6,7 +6,7 @@
  * there exactly when the result is; the run's manifest is the set of files in its folder that carry
  * an entry naming that tenant, run and result.
  */
-import type { ParquetWriteOutcome } from './parquet-outcome';
+import type { ParquetWriteFacts } from './parquet-outcome';
 import type { ManifestEntry } from './result-store';
 
 export const RESULT_METADATA_KEY = 'nl2sql.result';
@@ -25,7 +25,7 @@ interface StoredMetadata {
 }
 
 /** The entry of a result, from what its writer learnt of the rows (columns, count, truncation). */
-export function encodeResultMetadata(id: ResultIdentity, facts: ParquetWriteOutcome): string {
+export function encodeResultMetadata(id: ResultIdentity, facts: ParquetWriteFacts): string {
   const stored: StoredMetadata = {
     version: 1,
     tenant_id: id.tenant,

@@ -3,7 +3,7 @@
  * store (S3 API) can implement the same interface so that replicas share results.
  */
 import type { Readable } from 'node:stream';
-import type { ResultBatch } from '../datasources/adapter';
+import type { Cell, ResultBatch } from '../datasources/adapter';
 import type { TypeKind } from '../datasources/schema';
 
 /** Spec ArtifactRef: where a run's full result lives. */
@@ -44,7 +44,19 @@ export interface ManifestEntry {
   readonly written_at: string;
 }
 
+/** A written result: where it is, and its first rows as stored. */
+export interface StoredResult {
+  readonly ref: ArtifactRef;
+  /**
+   * The first `sampleRows` rows as the file holds them (a page from offset 0 gives the same cells):
+   * a value the column's kind could not hold exactly is there as its text, as in the file.
+   */
+  readonly sample: Cell[][];
+}
+
 export interface WriteResultOptions {
+  /** How many first rows `StoredResult.sample` holds (default 0). */
+  readonly sampleRows?: number;
   /** The sub-query feeding this result was cut at its row cap (also taken from a batch's own flag). */
   readonly truncated?: boolean;
   /** Columns to record when the iterator yields no batch at all. */
@@ -59,14 +71,18 @@ export interface PageRequest {
 }
 
 export abstract class ResultStore {
-  /** Streams the batches into `<tenant>/<request_id>/<result_id>.parquet`, its manifest entry in its footer. */
+  /**
+   * Streams the batches into `<tenant>/<request_id>/<result_id>.parquet`, its manifest entry in its
+   * footer. Whatever the database returned is stored: each column's kind is chosen from its values
+   * (a declared type they do not fit is widened), and the manifest records the kinds stored.
+   */
   abstract writeResult(
     tenant: string,
     requestId: string,
     resultId: string,
     batches: AsyncIterable<ResultBatch> | Iterable<ResultBatch>,
     options?: WriteResultOptions,
-  ): Promise<ArtifactRef>;
+  ): Promise<StoredResult>;
   /** One page, reading only the requested slice. */
   abstract readPage(
     tenant: string,

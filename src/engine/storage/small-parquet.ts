@@ -4,16 +4,17 @@
  * Going through DuckDB instead (a TEMP table, the appender, `COPY ... TO`) costs the event loop far
  * more for a few rows; large results still stream through DuckDB.
  *
- * The layout is the one parquet-columns.ts defines (BIGINT, DOUBLE, BOOLEAN, text), so the reader
- * cannot tell which path wrote a file.
+ * The layout is the one parquet-columns.ts defines (BIGINT, DOUBLE, BOOLEAN, text), with the kinds
+ * the values decide (stored-kinds.ts), so the reader cannot tell which path wrote a file.
  */
 import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
-import type { ResultBatch, ResultColumn } from '../datasources/adapter';
+import type { Cell, ResultBatch, ResultColumn } from '../datasources/adapter';
 import { writeFileAtomic } from './atomic-file';
 import { encodeCell, manifestColumns, physicalTypeOf, type PhysicalType } from './parquet-columns';
 import type { MetadataFor, ParquetWriteOutcome } from './parquet-outcome';
 import { RESULT_METADATA_KEY } from './result-metadata';
 import { StorageWriteError } from './storage-errors';
+import { ColumnKinds, storedCell } from './stored-kinds';
 
 const PARQUET_TYPE: Record<PhysicalType, 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING'> = {
   BIGINT: 'INT64',
@@ -28,17 +29,21 @@ export async function writeSmallParquet(
   batches: readonly ResultBatch[],
   fallbackColumns: readonly ResultColumn[],
   metadataFor?: MetadataFor,
+  sampleRows = 0,
 ): Promise<ParquetWriteOutcome> {
   const first = batches[0];
-  const columns = manifestColumns(first ? first.columns : fallbackColumns);
+  const declared = first ? first.columns : fallbackColumns;
   const rows = batches.length === 1 ? first!.rows : batches.flatMap((b) => b.rows);
   for (const b of batches) {
-    if (b.columns.length !== columns.length) {
+    if (b.columns.length !== declared.length) {
       throw new StorageWriteError(
-        `A result batch has ${b.columns.length} columns where the first had ${columns.length}`,
+        `A result batch has ${b.columns.length} columns where the first had ${declared.length}`,
       );
     }
   }
+  const kinds = new ColumnKinds(declared);
+  kinds.observe(rows);
+  const columns = manifestColumns(kinds.columns(declared));
   const width = columns.length;
   if (width === 0 && rows.length) throw new StorageWriteError('A result with no columns cannot hold rows');
   const columnData: ColumnSource[] = columns.map((col) => ({
@@ -56,8 +61,8 @@ export async function writeSmallParquet(
   if (!width) columnData.push({ name: '_no_columns', type: 'INT32', data: [] });
   // Read loosely, as the staged path does: the flag is optional in the adapter contract.
   const truncated = batches.some((b) => (b as { truncated?: boolean }).truncated === true);
-  const outcome = { columns, rowCount: rows.length, truncated };
-  const metadata = metadataFor?.(outcome);
+  const facts = { columns, rowCount: rows.length, truncated };
+  const metadata = metadataFor?.(facts);
   // Uncompressed and without statistics: a small file is read whole, and encoding is the cost.
   const bytes = parquetWriteBuffer({
     columnData,
@@ -66,5 +71,13 @@ export async function writeSmallParquet(
     ...(metadata === undefined ? {} : { kvMetadata: [{ key: RESULT_METADATA_KEY, value: metadata }] }),
   });
   await writeFileAtomic(finalPath, new Uint8Array(bytes), '.parquet.tmp');
-  return outcome;
+  return { ...facts, sample: storedRows(rows.slice(0, sampleRows), columns) };
+}
+
+/** Rows as a file whose columns are stored as `columns` gives them back. */
+export function storedRows(
+  rows: readonly (readonly Cell[])[],
+  columns: readonly { kind: ResultColumn['kind'] }[],
+): Cell[][] {
+  return rows.map((row) => columns.map((col, i) => storedCell(col.kind, row[i] ?? null)));
 }

@@ -51,14 +51,14 @@ it('reports an expression column of REAL values as float even when the first val
     ['cat', 12],
     ['dog', 13.4],
   ]);
-  const ref = await store.writeResult('t', 'r1', 'sq1', batch ? [batch] : []);
+  const { ref } = await store.writeResult('t', 'r1', 'sq1', batch ? [batch] : []);
   expect(ref.row_count).toBe(2);
 });
 
 it('reports a declared INTEGER column that holds text as text, and keeps INTEGER as integer otherwise', async () => {
   const [mixed] = await collect('SELECT age FROM pets ORDER BY id');
   expect(mixed!.columns).toEqual([{ name: 'age', kind: 'text' }]);
-  const ref = await store.writeResult('t', 'r2', 'sq1', mixed ? [mixed] : []);
+  const { ref } = await store.writeResult('t', 'r2', 'sq1', mixed ? [mixed] : []);
   expect(ref.row_count).toBe(4);
   const [ints] = await collect('SELECT id, COUNT(*) AS n FROM pets GROUP BY id ORDER BY id');
   expect(ints!.columns).toEqual([

@@ -53,13 +53,21 @@ function table(snapshot: SchemaSnapshot, name: string): TableInfo {
   return t;
 }
 
-export function adapterContract(d: DialectSql): void {
-  describe(`${d.type} adapter against a real database`, () => {
+export interface ContractOptions {
+  /** Builds the fixture (called in beforeAll): another server than the shared one, e.g. a private
+   * MariaDB with a hostile sql_mode. Default: `createFixture(d.type)`. */
+  readonly fixture?: () => Promise<Fixture>;
+  /** Added to the suite's title. */
+  readonly title?: string;
+}
+
+export function adapterContract(d: DialectSql, options: ContractOptions = {}): void {
+  describe(`${d.type} adapter against a real database${options.title ? ` (${options.title})` : ''}`, () => {
     let fixture: Fixture;
     let adapter: DatasourceAdapter;
 
     beforeAll(async () => {
-      fixture = await createFixture(d.type);
+      fixture = await (options.fixture ?? (() => createFixture(d.type)))();
       adapter = build(fixture);
       await adapter.connect();
     });

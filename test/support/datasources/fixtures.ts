@@ -17,6 +17,13 @@ import type { DatasourceType } from '../../../src/engine/datasources/adapter';
 export const PG = { host: '127.0.0.1', port: 5432, user: 'postgres' };
 export const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root' };
 
+/** Where a MariaDB fixture lives: the shared server, or a private one (private-mariadb.ts). */
+export interface MariadbServer {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+}
+
 export interface Fixture {
   readonly config: DatasourceConfig;
   /** Runs DDL/DML with write access (DuckDB: only while no adapter holds the file). */
@@ -67,13 +74,14 @@ async function postgresFixture(): Promise<Fixture> {
   };
 }
 
-async function mysqlFixture(): Promise<Fixture> {
+async function mysqlFixture(at: MariadbServer = MARIADB): Promise<Fixture> {
+  const server = { host: at.host, port: at.port, user: at.user };
   const database = uniqueName('nl2sql_ds_test');
-  const admin = await createConnection({ ...MARIADB });
+  const admin = await createConnection({ ...server });
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
   const run = async (sql: string) => {
-    const c = await createConnection({ ...MARIADB, database });
+    const c = await createConnection({ ...server, database });
     try {
       await c.query(sql);
     } finally {
@@ -83,10 +91,10 @@ async function mysqlFixture(): Promise<Fixture> {
   for (const sql of TABLES({ int: 'INT', big: 'BIGINT', ts: 'DATETIME', text: 'TEXT' })) await run(sql);
   await run('ANALYZE TABLE customers, orders, order_items');
   return {
-    config: { id: 'mysql_fixture', type: 'mysql', connection: { ...MARIADB, database } },
+    config: { id: 'mysql_fixture', type: 'mysql', connection: { ...server, database } },
     alter: run,
     drop: async () => {
-      const c = await createConnection({ ...MARIADB });
+      const c = await createConnection({ ...server });
       await c.query(`DROP DATABASE IF EXISTS ${database}`);
       await c.end();
     },
@@ -134,12 +142,13 @@ async function sqliteFixture(): Promise<Fixture> {
   };
 }
 
-export function createFixture(type: DatasourceType): Promise<Fixture> {
+/** `mariadb`: the server of a mysql fixture (default: the shared one). */
+export function createFixture(type: DatasourceType, mariadb?: MariadbServer): Promise<Fixture> {
   switch (type) {
     case 'postgres':
       return postgresFixture();
     case 'mysql':
-      return mysqlFixture();
+      return mysqlFixture(mariadb);
     case 'duckdb':
       return duckdbFixture();
     case 'sqlite':

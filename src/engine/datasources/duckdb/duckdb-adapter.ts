@@ -109,11 +109,13 @@ export class DuckdbAdapter extends BaseAdapter {
   ): Promise<Cursor> {
     const instance = this.instance;
     if (!instance) throw new DatasourceError('DATASOURCE_UNAVAILABLE', this.id, 'not connected');
-    const release = await this.slots.acquire();
+    const release = await this.slots.acquire(control.signal);
     let conn: DuckDBConnection | null = null;
     try {
       conn = await DuckDBConnection.create(instance);
       const c = conn;
+      // The last moment to stop: a statement stopped while it waited for a slot is never parsed or run.
+      control.beforeSend();
       control.setCanceller(() => c.interrupt());
       const extracted = await conn.extractStatements(sql);
       if (extracted.count !== 1) {

@@ -6,8 +6,18 @@
  * is `max_statement_time` (seconds) on MariaDB and `max_execution_time` (ms, SELECT only) on MySQL;
  * on timeout or abort the adapter also sends `KILL QUERY` from a side connection. Statements that
  * a read-only transaction does not stop (SET GLOBAL, KILL, INTO OUTFILE...) are refused before
- * they are sent (`statement-guard.ts`). Rows stream
- * through mysql2's query stream, which pauses the socket while the consumer is behind.
+ * they are sent (`statement-guard.ts`).
+ *
+ * Values are never spliced into the SQL text: every statement is a server-side prepared statement
+ * (mysql2's `execute`) and its values travel as bound parameters. mysql2's `query` would escape
+ * them on the client with backslashes, which a server whose sql_mode has NO_BACKSLASH_ESCAPES does
+ * not honour (a quote after a backslash then ends the string: SQL injection). The session's
+ * sql_mode is also set by the service (SERVICE_SQL_MODE), because the compiled SQL's meaning
+ * depends on it even with bound values: LIKE's escape character is the backslash only without
+ * NO_BACKSLASH_ESCAPES, and ANSI_QUOTES, PIPES_AS_CONCAT or ORACLE mode would change how the
+ * compiler's (and the catalog's) text parses. Rows stream through mysql2's result stream, which
+ * pauses the socket while the consumer is behind; prepared statements answer in the binary
+ * protocol, read by `castBinaryCell`.
  */
 import type { Readable } from 'node:stream';
 import { Types } from 'mysql2';
@@ -22,7 +32,7 @@ import { mysqlRefusal } from '../statement-guard';
 import { openRawPool, DEFAULT_POOL_MAX, resolveServerSettings, type RawPool } from '../knex-pool';
 import { typeKind } from '../type-kind';
 import { readMysqlCatalog } from './mysql-catalog';
-import { BINARY_CHARSET, castCell, finishRow, kindOfField } from './mysql-values';
+import { BINARY_CHARSET, castBinaryCell, finishRow, kindOfField, toMysqlParam } from './mysql-values';
 
 interface FieldDef {
   readonly name: string;
@@ -35,7 +45,14 @@ interface MysqlQuery {
 }
 interface MysqlConnection {
   readonly threadId: number;
-  query(options: { sql: string; values?: unknown[]; rowsAsArray?: boolean; typeCast?: unknown }): MysqlQuery;
+  /** A server-side prepared statement (cached per connection, see PREPARED_PER_CONNECTION). */
+  execute(options: {
+    sql: string;
+    values?: unknown[];
+    rowsAsArray?: boolean;
+    typeCast?: unknown;
+  }): MysqlQuery;
+  /** Only our own fixed statements, never with values. */
   query(sql: string, callback: (error: Error | null, result: unknown) => void): void;
   destroy(): void;
   once(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
@@ -44,6 +61,22 @@ interface MysqlConnection {
 
 /** mysql2's numeric column types to the names its typeCast uses (`Types` maps both ways). */
 const TYPE_NAMES = Types as unknown as Record<number, string>;
+
+/**
+ * The session sql_mode the compiled SQL is written for: none of the modes that change how a
+ * statement parses (NO_BACKSLASH_ESCAPES, ANSI_QUOTES, PIPES_AS_CONCAT, IGNORE_SPACE,
+ * HIGH_NOT_PRECEDENCE, ANSI, ORACLE...) or what a value reads as (EMPTY_STRING_IS_NULL,
+ * PAD_CHAR_TO_FULL_LENGTH). The rest only affects writes, which never run here. Accepted by
+ * MySQL 5.7+ and MariaDB 10+.
+ */
+export const SERVICE_SQL_MODE = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+
+/**
+ * mysql2 keeps each connection's prepared statements for reuse, closing the least recently used
+ * past this many: the server counts them against a global limit (`max_prepared_stmt_count`, 16382
+ * by default) shared by every client, which mysql2's default of 16000 per connection would exhaust.
+ */
+const PREPARED_PER_CONNECTION = 32;
 
 const TIMEOUT_ERRNOS = new Set([1969, 3024, 1317, 1028]);
 // 1927: MariaDB's "Connection was killed"; 1053: server shutdown in progress.
@@ -74,6 +107,7 @@ export class MysqlAdapter extends BaseAdapter {
       connectTimeout: 10_000,
       supportBigNumbers: true,
       bigNumberStrings: true,
+      maxPreparedStatements: PREPARED_PER_CONNECTION,
     };
     this.pool = await openRawPool<MysqlConnection>(
       {
@@ -88,7 +122,9 @@ export class MysqlAdapter extends BaseAdapter {
           ) => {
             conn.query(`SET SESSION TRANSACTION READ ONLY`, (error) => {
               if (error) return done(error, conn);
-              conn.query(`SET time_zone = '+00:00'`, (e) => done(e, conn));
+              conn.query(`SET SESSION sql_mode = '${SERVICE_SQL_MODE}', time_zone = '+00:00'`, (e) =>
+                done(e, conn),
+              );
             });
           },
         },
@@ -131,26 +167,38 @@ export class MysqlAdapter extends BaseAdapter {
     const refusal = mysqlRefusal(sql);
     if (refusal)
       throw new DatasourceError('DATASOURCE_READ_ONLY', this.id, `the datasource is read-only; ${refusal}`);
-    const conn = await pool.acquire();
+    const conn = await pool.acquire(control.signal);
     const threadId = conn.threadId;
-    control.setCanceller(() =>
-      pool
-        .withSideConnection((side) => simpleQuery(side, `KILL QUERY ${Number(threadId)}`))
-        .then(() => undefined),
-    );
     try {
       await simpleQuery(conn, 'SET SESSION TRANSACTION READ ONLY');
+      // sql_mode again: a session setting is the session's to change, and our SQL relies on it
       await simpleQuery(
         conn,
-        this.mariadb
-          ? `SET SESSION max_statement_time = ${(Math.max(1, control.timeoutMs) / 1000).toFixed(3)}`
-          : `SET SESSION max_execution_time = ${Math.max(1, Math.ceil(control.timeoutMs))}`,
+        `SET SESSION sql_mode = '${SERVICE_SQL_MODE}', ` +
+          (this.mariadb
+            ? `SESSION max_statement_time = ${(Math.max(1, control.timeoutMs) / 1000).toFixed(3)}`
+            : `SESSION max_execution_time = ${Math.max(1, Math.ceil(control.timeoutMs))}`),
       );
       await simpleQuery(conn, 'START TRANSACTION READ ONLY');
     } catch (error) {
       await pool.release(conn, true);
       throw error;
     }
+    try {
+      // The last moment to stop: a statement stopped while it waited for the connection is never sent.
+      control.beforeSend();
+    } catch (stopped) {
+      await simpleQuery(conn, 'ROLLBACK').then(
+        () => pool.release(conn),
+        () => pool.release(conn, true),
+      );
+      throw stopped;
+    }
+    control.setCanceller(() =>
+      pool
+        .withSideConnection((side) => simpleQuery(side, `KILL QUERY ${Number(threadId)}`))
+        .then(() => undefined),
+    );
     return new MysqlCursor(conn, pool, sql, params);
   }
 
@@ -177,11 +225,12 @@ class MysqlCursor implements Cursor {
     sql: string,
     params: readonly unknown[],
   ) {
-    const query = conn.query({
+    // Prepared and executed by the server, the values bound: never escaped into the text.
+    const query = conn.execute({
       sql,
       values: [...params].map(toMysqlParam),
       rowsAsArray: true,
-      typeCast: castCell,
+      typeCast: castBinaryCell,
     });
     // a statement without a result set (SET, DO) announces `undefined` fields
     query.on('fields', (fields: FieldDef[] | undefined) => {
@@ -263,10 +312,4 @@ function simpleQuery(conn: MysqlConnection, sql: string): Promise<unknown> {
   return new Promise((resolve, reject) =>
     conn.query(sql, (error, result) => (error ? reject(error) : resolve(result))),
   );
-}
-
-function toMysqlParam(value: unknown): unknown {
-  if (value === undefined) return null;
-  if (typeof value === 'bigint') return value.toString();
-  return value;
 }

@@ -108,13 +108,8 @@ export class PostgresAdapter extends BaseAdapter {
   ): Promise<Cursor> {
     const pool = this.pool;
     if (!pool) throw new Error('not connected');
-    const client = await pool.acquire();
+    const client = await pool.acquire(control.signal);
     const pid = client.processID;
-    control.setCanceller(() =>
-      pool
-        .withSideConnection((side) => side.query('SELECT pg_cancel_backend($1)', [pid]))
-        .then(() => undefined),
-    );
     const run = (text: string, values: readonly unknown[] = []) =>
       client.query({
         text,
@@ -128,6 +123,13 @@ export class PostgresAdapter extends BaseAdapter {
       await client.query(
         `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(control.timeoutMs))}; ` +
           `SET LOCAL TimeZone = 'UTC'; SAVEPOINT nl2sql_declare`,
+      );
+      // The last moment to stop: a statement stopped while it waited for the connection is never sent.
+      control.beforeSend();
+      control.setCanceller(() =>
+        pool
+          .withSideConnection((side) => side.query('SELECT pg_cancel_backend($1)', [pid]))
+          .then(() => undefined),
       );
       try {
         await run(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);

@@ -101,12 +101,14 @@ export class SqliteAdapter extends BaseAdapter {
     params: readonly unknown[],
     control: StatementControl,
   ): Promise<Cursor> {
-    const release = await this.slots.acquire();
+    const release = await this.slots.acquire(control.signal);
     let runner: SqliteRunner | undefined;
     try {
       runner = await sqliteRunners.acquire();
       this.busy.add(runner);
       const r = runner;
+      // The last moment to stop: a statement stopped while it waited for a slot is never sent.
+      control.beforeSend();
       control.setCanceller(() => r.kill());
       const reply = await runner.request({
         op: 'open',

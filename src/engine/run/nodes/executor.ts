@@ -9,7 +9,7 @@ import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
 import { DatasourceRegistry } from '../../datasources/registry';
 import { ResultStore } from '../../storage/result-store';
 import { timeoutMsOf } from '../../../config/defaults';
-import type { Cell, ResultBatch, ResultColumn } from '../../datasources/adapter';
+import type { ResultBatch, ResultColumn } from '../../datasources/adapter';
 import type { RunContext } from '../run-context';
 import type { SubQueryAttempt } from '../run-state';
 import type { SubQueryNode } from '../node';
@@ -34,7 +34,6 @@ export class Executor implements SubQueryNode {
     if (!sq.executableSql) throw new PlanRejectedError('PLAN_MISSING', ['no SQL to execute']);
     const cap = sq.datasourceRowCap ?? Number.MAX_SAFE_INTEGER;
     const sampleSize = this.config.settings.pipeline.sample_rows;
-    const sample: Cell[][] = [];
     let columns: readonly ResultColumn[] = [];
     let kept = 0;
     let truncated = false;
@@ -43,7 +42,7 @@ export class Executor implements SubQueryNode {
       maxRows: cap + 1,
       signal: ctx.signal,
     });
-    // Passes batches through to the artifact writer, cutting at the cap and filling the sample.
+    // Passes batches through to the artifact writer, cutting at the cap.
     async function* capped(): AsyncGenerator<ResultBatch> {
       for await (const batch of source) {
         columns = batch.columns;
@@ -53,10 +52,6 @@ export class Executor implements SubQueryNode {
           truncated = true;
         }
         kept += rows.length;
-        for (const r of rows) {
-          if (sample.length >= sampleSize) break;
-          sample.push(r);
-        }
         // The batch that was cut carries the flag, so the manifest records the truncation.
         if (rows.length || truncated) yield { columns: batch.columns, rows, truncated };
         if (truncated) return;
@@ -65,13 +60,17 @@ export class Executor implements SubQueryNode {
     const started = performance.now();
     let ok = false;
     try {
-      const artifact = await this.results.writeResult(ctx.tenantId, ctx.traceId, sq.id, capped());
+      // The sample as stored: a value the column could not hold as it came is its text there too.
+      const stored = await this.results.writeResult(ctx.tenantId, ctx.traceId, sq.id, capped(), {
+        sampleRows: sampleSize,
+      });
+      const artifact = stored.ref;
       ok = true;
       sq.artifact = artifact;
       sq.truncated = truncated;
       sq.rowCount = kept;
       const names = columns.length ? columns.map((c) => c.name) : artifact.columns;
-      sq.rows = { columns: names, rows: sample, total_rows: kept };
+      sq.rows = { columns: names, rows: stored.sample, total_rows: kept };
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (code === 'DATASOURCE_QUERY_FAILED') {
