@@ -6,18 +6,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
 import { isErrorCode, type ErrorCode } from '../../errors';
-import { REFUSAL_CODES, validatePlan, type PlanProblem } from '../../plan';
+import { validatePlan, type PlanProblem } from '../../plan';
+import { isRefusal, PolicyRefusalError } from '../../policy/plan-guard';
 import type { RunContext } from '../run-context';
 import type { SubQueryAttempt } from '../run-state';
 import type { SubQueryNode } from '../node';
-import { RefusalError } from './datasource-resolver';
 import { PlanRejectedError } from './plan-rejected';
 
 @Injectable()
 export class LogicalValidator implements SubQueryNode {
   constructor(@Inject(ENGINE_CONFIG) private readonly config: EngineConfig) {}
 
-  /** A verified query was checked at start-up; every other plan is checked here. */
+  /**
+   * A verified query's schema was checked at start-up; every other plan is checked here. Policies
+   * decide again for every plan, verified ones included, where it is compiled (the generator).
+   */
   applies(attempt: SubQueryAttempt): boolean {
     return attempt.sq.planSource !== 'verified';
   }
@@ -51,7 +54,7 @@ export class LogicalValidator implements SubQueryNode {
         { sub_query_id: sq.id, roles: state.request.caller.roles, problems: denied },
         ctx.traceId,
       );
-      throw new RefusalError(errorCodeOf(denied[0]!), `refused: ${denied.map((p) => p.message).join('; ')}`);
+      throw new PolicyRefusalError(denied);
     }
     if (wrong.length) {
       throw new PlanRejectedError(
@@ -65,10 +68,6 @@ export class LogicalValidator implements SubQueryNode {
 /** Every problem code of the validator is an ErrorCode; warnings never come here. */
 function errorCodeOf(p: PlanProblem): ErrorCode {
   return isErrorCode(p.code) ? p.code : 'PLAN_INVALID';
-}
-
-function isRefusal(p: PlanProblem): boolean {
-  return REFUSAL_CODES.includes(p.code);
 }
 
 function summary(problems: readonly { message: string }[]): string {
