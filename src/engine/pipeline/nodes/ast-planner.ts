@@ -16,6 +16,7 @@ import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError } from '../../errors';
 import { compilePlan, importSql, PlanError } from '../../plan';
 import { roleScope } from '../../policy/rbac';
+import { verifiedVisibleTo } from '../../policy/verified-visibility';
 import { similarExamples, type ExampleCandidate } from '../examples';
 import { normaliseIntent, PlanCache } from '../plan-cache';
 import type { Query } from '../../plan/types';
@@ -153,9 +154,12 @@ export class AstPlanner implements SubQueryNode {
     state: RunState,
   ): Promise<PromptExample[]> {
     const intent = normaliseIntent(sq.intent);
+    // No example reads what the caller may not: the model is not shown a denied table's SQL.
+    const visible = verifiedVisibleTo(state.request.caller.roles, this.config.policies.roles, () => snapshot);
     const candidates: ExampleCandidate[] = [
       ...this.verified
         .forDatasource(sq.datasourceId)
+        .filter(visible)
         .map((v) => ({ question: v.question, plan: v.plan, sql: v.sql })),
       ...this.planCache
         .pairs(
@@ -168,6 +172,7 @@ export class AstPlanner implements SubQueryNode {
         )
         // The question's own cached plan is what is being retried: not an example of itself.
         .filter((p) => normaliseIntent(p.question) !== intent)
+        .filter((p) => visible({ datasource_id: sq.datasourceId, plan: p.plan }))
         .map((p) => ({ question: p.question, plan: p.plan, sql: null })),
     ];
     const chosen = await similarExamples(sq.intent, candidates, (q, texts) =>
