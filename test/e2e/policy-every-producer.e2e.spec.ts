@@ -24,7 +24,7 @@ import { roleScope } from '../../src/engine/policy/rbac';
 import { startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
-import { PipelineModel, userText } from '../support/pipeline-model';
+import { PipelineModel, promptText, userText } from '../support/pipeline-model';
 import { DENIED_MARKERS, policyShopOn, type PolicyEngine, type PolicyShop } from '../support/policy-shop';
 
 type Target = 'table' | 'column';
@@ -344,6 +344,20 @@ describe.each<PolicyEngine>(['sqlite', 'postgres'])('on %s', (engineType) => {
         if (producer.verifiedId) expect(o.text).not.toContain(producer.verifiedId(target));
       },
     );
+  });
+
+  it('shows the planner no verified query the role may not run as an example', async () => {
+    const plannerPrompt = async (role: Role) => {
+      fake.reset();
+      const model = new PipelineModel(fake)
+        .on('match_verified_query', { json: { matches: false, params: {} } })
+        .on('sql_draft', { json: { sql: null, unanswerable_reason: 'no' } });
+      await ask({ app: h.app, model }, 'Tell me the total payroll of the whole company', role);
+      return model.requestsOf('sql_draft').map(promptText).join('\n');
+    };
+    // The example is there for a role that may run it, so its absence below means something.
+    expect(await plannerPrompt('admin')).toContain(DENIED_SQL.table);
+    expect(await plannerPrompt('analyst')).not.toContain(DENIED_SQL.table);
   });
 
   it('lists to MCP only the verified queries the role may run', async () => {
