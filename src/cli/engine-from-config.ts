@@ -3,6 +3,7 @@
  * builds it (start-up checks, the demo database when asked), with logs on stderr.
  */
 import { ConfigError } from '../config/config-error';
+import { redact } from '../config/redact';
 import { loadConfig } from '../config/loader';
 import type { AppConfig } from '../config/defaults';
 import { engineHandle, engineModule, type Engine } from '../create-engine';
@@ -42,6 +43,7 @@ export function failureMessage(err: unknown): string {
 }
 
 export function reportFailure(io: CommandIo, err: unknown): number {
-  io.err(`nl2sql: ${failureMessage(err)}`);
+  // The one line a command prints for a failure leaves the process redacted, as responses do.
+  io.err(`nl2sql: ${redact(failureMessage(err))}`);
   return 1;
 }

@@ -3,7 +3,7 @@
  * A run's events go to the subscriber of its cold Observable (RunService.stream). Nothing
  * operator-only (policy denials, hook decisions, model calls) is ever emitted here.
  */
-import { redact } from '../../config/redact';
+import { OutgoingPieces, redactEventData, type RedactionKind } from '../redaction/outgoing';
 
 export interface RunEventMap {
   'run.started': {
@@ -46,11 +46,29 @@ export interface RunEvent<N extends RunEventName = RunEventName> {
 
 export const TERMINAL_EVENTS: readonly RunEventName[] = ['run.finished', 'run.failed'];
 
+/**
+ * How each event's data is redacted on its way out (redaction/outgoing.ts): a new event does not
+ * compile until it says how.
+ */
+const REDACTION: { readonly [N in RunEventName]: RedactionKind } = {
+  'run.started': 'whole',
+  'node.started': 'whole',
+  'node.finished': 'whole',
+  'result.manifest': 'whole',
+  'answer.delta': 'pieces',
+  'sanity.flagged': 'whole',
+  'run.limit_reached': 'whole',
+  'run.finished': 'result',
+  'run.failed': 'whole',
+};
+
 /** Where a run's events go: the subscriber of the run's Observable. */
 export type RunEventSink = (event: RunEvent) => void;
 
 export class RunEventEmitter {
   private ended = false;
+  /** The streamed answer's pieces, held until redacting them apart is redacting them together. */
+  private readonly pieces = new OutgoingPieces<RunEventMap['answer.delta']['field']>();
 
   /**
    * `observed` false: nobody follows this run's events (`POST /query`, `RunService.run()`), so only
@@ -64,9 +82,22 @@ export class RunEventEmitter {
     readonly observed = true,
   ) {}
 
+  /** Every event leaves redacted: this is where engine text becomes what a caller receives. */
   emit<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
     const terminal = TERMINAL_EVENTS.includes(name);
     if (this.ended || (!this.observed && !terminal)) return;
+    const kind = REDACTION[name];
+    if (kind === 'pieces') {
+      for (const piece of this.pieces.push(data as RunEventMap['answer.delta']))
+        this.send('answer.delta', piece);
+      return;
+    }
+    for (const piece of this.pieces.flush()) this.send('answer.delta', piece);
+    this.send(name, redactEventData(data, kind));
+  }
+
+  private send<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
+    if (this.ended) return;
     const event = {
       name,
       at: new Date().toISOString(),
@@ -74,9 +105,7 @@ export class RunEventEmitter {
       tenant_id: this.tenantId,
       data,
     } as RunEvent;
-    if (name === 'run.failed')
-      (event.data as RunEventMap['run.failed']).message = redact((data as RunEventMap['run.failed']).message);
-    if (terminal) this.ended = true;
+    if (TERMINAL_EVENTS.includes(name)) this.ended = true;
     this.sink(event);
   }
 
