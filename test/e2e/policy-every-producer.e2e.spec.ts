@@ -360,6 +360,18 @@ describe.each<PolicyEngine>(['sqlite', 'postgres'])('on %s', (engineType) => {
     expect(await plannerPrompt('analyst')).not.toContain(DENIED_SQL.table);
   });
 
+  it('names only the verified queries the role may run when an id is unknown', async () => {
+    const unknown = async (role: Role) =>
+      JSON.stringify(
+        await (await mcp(h, role)).callTool({ name: 'run_verified_query', arguments: { id: 'nope' } }),
+      );
+    expect(await unknown('admin')).toContain('payroll_total');
+    const text = await unknown('analyst');
+    expect(text).toContain('NOT_FOUND');
+    for (const id of ['payroll_total', 'salary_of', 'customer_emails', 'email_of'])
+      expect(text).not.toContain(id);
+  });
+
   it('lists to MCP only the verified queries the role may run', async () => {
     const listed = async (role: Role) =>
       (
