@@ -7,6 +7,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { ConfigError } from '../config/config-error';
 import { loadConfig } from '../config/loader';
+import { redact } from '../config/redact';
 import type { AppConfig } from '../config/defaults';
 import { engineHandle, type Engine } from '../create-engine';
 import { sendLogsToStderr } from '../engine/logging/logger';
@@ -60,6 +61,7 @@ export function failureMessage(err: unknown): string {
 }
 
 export function reportFailure(io: CommandIo, err: unknown): number {
-  io.err(`nl2sql: ${failureMessage(err)}`);
+  // The one line a command prints for a failure leaves the process redacted, as responses do.
+  io.err(`nl2sql: ${redact(failureMessage(err))}`);
   return 1;
 }

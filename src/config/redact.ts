@@ -45,6 +45,59 @@ export function redact(text: string): string {
   return out;
 }
 
+/**
+ * Masks only the exact secrets the process resolved, none of the patterns: for text that is data
+ * (cells of a result), where a pattern would change values that merely look like a key.
+ */
+export function maskKnownSecrets(text: string): string {
+  let out = text;
+  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  return out;
+}
+
+/** Length of the longest secret the process resolved (0 when none): how far a secret may reach. */
+export function longestKnownSecret(): number {
+  let n = 0;
+  for (const secret of knownSecrets) n = Math.max(n, secret.length);
+  return n;
+}
+
+/**
+ * Length of the longest end of `text` that is the beginning of a known secret: text a stream must
+ * hold back, since what comes next may complete the secret.
+ */
+export function knownSecretPrefixLength(text: string): number {
+  let held = 0;
+  for (const secret of knownSecrets) {
+    for (let k = Math.min(secret.length - 1, text.length); k > held; k--) {
+      if (text.endsWith(secret.slice(0, k))) {
+        held = k;
+        break;
+      }
+    }
+  }
+  return held;
+}
+
+/** The largest cut at or before `at` that falls inside no occurrence of a known secret. */
+export function cutOutsideKnownSecrets(text: string, at: number): number {
+  let cut = Math.min(at, text.length);
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const secret of knownSecrets) {
+      for (let i = text.indexOf(secret, Math.max(0, cut - secret.length + 1)); i !== -1 && i < cut;) {
+        if (i + secret.length > cut) {
+          cut = i;
+          moved = true;
+          break;
+        }
+        i = text.indexOf(secret, i + 1);
+      }
+    }
+  }
+  return cut;
+}
+
 /** Redacts every string inside a JSON-like value (for provider responses and audit records). */
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redact(value) as T;

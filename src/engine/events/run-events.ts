@@ -3,9 +3,9 @@
  * A run's events go to the subscriber of its cold Observable (RunService.stream). Nothing
  * operator-only (policy denials, hook decisions, model calls) is ever emitted here.
  */
-import { redact } from '../../config/redact';
 import type { ErrorCode } from '../errors';
 import type { QueryResponse, ResultSummary, RunStatus } from '../run/query-response';
+import { OutgoingPieces, redactEventData, type RedactionKind } from '../redaction/outgoing';
 
 export interface RunEventMap {
   'run.started': {
@@ -65,11 +65,29 @@ export type RunEvent<N extends RunEventName = RunEventName> = {
 
 export const TERMINAL_EVENTS: readonly RunEventName[] = ['run.finished', 'run.failed'];
 
+/**
+ * How each event's data is redacted on its way out (redaction/outgoing.ts): a new event does not
+ * compile until it says how.
+ */
+const REDACTION: { readonly [N in RunEventName]: RedactionKind } = {
+  'run.started': 'whole',
+  'node.started': 'whole',
+  'node.finished': 'whole',
+  'result.manifest': 'whole',
+  'answer.delta': 'pieces',
+  'sanity.flagged': 'whole',
+  'run.limit_reached': 'whole',
+  'run.finished': 'result',
+  'run.failed': 'whole',
+};
+
 /** Where a run's events go: the subscriber of the run's Observable. */
 export type RunEventSink = (event: RunEvent) => void;
 
 export class RunEventEmitter {
   private ended = false;
+  /** The streamed answer's pieces, held until redacting them apart is redacting them together. */
+  private readonly pieces = new OutgoingPieces<RunEventMap['answer.delta']['field']>();
 
   /**
    * `observed` false: nobody follows this run's events (`POST /query`, `RunService.run()`), so only
@@ -83,17 +101,30 @@ export class RunEventEmitter {
     readonly observed = true,
   ) {}
 
+  /** Every event leaves redacted: this is where engine text becomes what a caller receives. */
   emit<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
     const terminal = TERMINAL_EVENTS.includes(name);
     if (this.ended || (!this.observed && !terminal)) return;
+    const kind = REDACTION[name];
+    if (kind === 'pieces') {
+      for (const piece of this.pieces.push(data as RunEventMap['answer.delta']))
+        this.send('answer.delta', piece);
+      return;
+    }
+    for (const piece of this.pieces.flush()) this.send('answer.delta', piece);
+    this.send(name, redactEventData(data, kind));
+  }
+
+  private send<N extends RunEventName>(name: N, data: RunEventMap[N]): void {
+    if (this.ended) return;
     const event = {
       name,
       at: new Date().toISOString(),
       trace_id: this.traceId,
       tenant_id: this.tenantId,
-      data: name === 'run.failed' ? redactFailure(data as RunEventMap['run.failed']) : data,
+      data,
     } as RunEvent;
-    if (terminal) this.ended = true;
+    if (TERMINAL_EVENTS.includes(name)) this.ended = true;
     this.sink(event);
   }
 
@@ -102,7 +133,3 @@ export class RunEventEmitter {
   }
 }
 
-/** A failure's message may quote its cause: redacted like everything that leaves the engine. */
-function redactFailure(data: RunEventMap['run.failed']): RunEventMap['run.failed'] {
-  return { ...data, message: redact(data.message) };
-}

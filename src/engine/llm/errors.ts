@@ -5,6 +5,7 @@
  */
 import { redact, redactDeep } from '../../config/redact';
 import { EngineError, type ErrorCode } from '../errors';
+import { capModelAnswer, capModelText } from '../redaction/model-text';
 import type { CallRecord } from './usage';
 
 /** Codes of provider failures. HTTP status of a run carrying one: 200 (pipeline failure as data). */
@@ -48,11 +49,12 @@ export class LlmError extends EngineError {
     message: string,
     options: { provider?: string | null; providerResponse?: unknown; details?: Record<string, unknown> } = {},
   ) {
-    super(code, redact(message), redactDeep(options.details ?? {}));
+    // A provider's (or a proxy's) text is capped like a model's: its error body may be any size.
+    super(code, capModelText(redact(message)), redactDeep(options.details ?? {}));
     this.name = 'LlmError';
     this.provider = options.provider ?? null;
     this.providerResponse =
-      options.providerResponse === undefined ? null : redactDeep(options.providerResponse);
+      options.providerResponse === undefined ? null : capModelAnswer(redactDeep(options.providerResponse));
   }
 
   get isProviderError(): boolean {

@@ -1,7 +1,8 @@
 /**
  * The run's only way to call a model. Before each call it checks cancellation and the caps
  * (`settings.pipeline.max_model_calls`, `max_cost_usd`); after it, it records the call in the
- * run's usage and tells operators (never the caller's stream) that a model was called.
+ * run's usage and tells operators (never the caller's stream) that a model was called. Every
+ * string a model writes is capped in length here, where it enters the run.
  */
 import { RunCancelledError, RunLimitError } from '../errors';
 import type { OperatorEvents } from '../events/operator-events';
@@ -10,6 +11,7 @@ import { questionUsage, type CallRecord, type QuestionUsage } from '../llm/usage
 import type { ChatMessage, JsonSchema } from '../llm/providers/provider';
 import type { LlmSet } from '../llm/llm-set';
 import type { PlannerFormat } from '../llm/section';
+import { CappedTextStream, capModelAnswer, capModelText } from '../redaction/model-text';
 
 export interface ModelLimits {
   readonly maxModelCalls: number;
@@ -46,7 +48,7 @@ export class ModelGateway {
         { node, signal: this.signal },
       );
       this.record(agent, calls);
-      return value;
+      return capModelAnswer(value);
     } catch (err) {
       this.record(agent, callsOf(err));
       throw err;
@@ -64,11 +66,14 @@ export class ModelGateway {
     try {
       const request = { system, messages };
       const options = { node, signal: this.signal };
-      const { text, calls } = onDelta
-        ? await this.llm.streamText(agent, request, onDelta, options)
+      // The streamed pieces are capped as the whole text is (redaction/model-text.ts).
+      const capped = onDelta ? new CappedTextStream(onDelta) : null;
+      const { text, calls } = capped
+        ? await this.llm.streamText(agent, request, (piece) => capped.push(piece), options)
         : await this.llm.text(agent, request, options);
+      capped?.end();
       this.record(agent, calls);
-      return text;
+      return capModelText(text);
     } catch (err) {
       this.record(agent, callsOf(err));
       throw err;

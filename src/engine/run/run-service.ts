@@ -9,6 +9,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { lastValueFrom, Observable, tap } from 'rxjs';
 import { redact } from '../../config/redact';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
+import { DatasourceRegistry } from '../datasources/registry';
+import { verifiedVisibleTo } from '../policy/verified-visibility';
 import { EngineError, RunCancelledError } from '../errors';
 import { OperatorEvents, type OperatorEventMap } from '../events/operator-events';
 import { RunEventEmitter, type RunEvent } from '../events/run-events';
@@ -48,6 +50,7 @@ export class RunService {
     private readonly operator: OperatorEvents,
     private readonly engine: EngineState,
     private readonly verified: VerifiedQueries,
+    private readonly datasources: DatasourceRegistry,
   ) {}
 
   /** Throws at once (before any event) when the engine is closed or the question is blank. */
@@ -108,7 +111,16 @@ export class RunService {
   ): Promise<QueryResponse> {
     const vq = this.verified.get(id);
     if (!vq) {
-      const known = this.verified.all().map((v) => v.id);
+      // Only the ids this caller may run: a listing must not name a query over a denied table.
+      const visible = verifiedVisibleTo(
+        caller.roles,
+        this.config.policies.roles,
+        (ds) => this.datasources.get(ds)?.snapshot,
+      );
+      const known = this.verified
+        .all()
+        .filter(visible)
+        .map((v) => v.id);
       throw new EngineError(
         'NOT_FOUND',
         `unknown verified query '${id}' (known: ${known.join(', ') || 'none'})`,

@@ -88,10 +88,12 @@ export class VerifiedQueries {
   candidate(
     question: string,
     datasourceIds: readonly string[],
+    /** Only queries the caller may run (policy/verified-visibility.ts) are candidates. */
+    visible: (vq: CheckedVerifiedQuery) => boolean = () => true,
   ): { query: CheckedVerifiedQuery; score: number } | null {
     let best: { query: CheckedVerifiedQuery; score: number } | null = null;
     for (const vq of this.checked.values()) {
-      if (!datasourceIds.includes(vq.datasource_id)) continue;
+      if (!datasourceIds.includes(vq.datasource_id) || !visible(vq)) continue;
       const score = Math.max(...[vq.question, ...(vq.paraphrases ?? [])].map((q) => overlap(question, q)));
       if (score >= MATCH_THRESHOLD && (!best || score > best.score)) best = { query: vq, score };
     }

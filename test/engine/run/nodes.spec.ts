@@ -27,7 +27,7 @@ beforeAll(async () => {
   const config = parseConfig(
     {
       datasources: [{ id: 'shop', type: 'sqlite', connection: { path: makeSqliteFixture() } }],
-      policies: { roles: { clerk: { columns: { deny: ['shop.customers.country'] } } } },
+      policies: { roles: { admin: {}, clerk: { columns: { deny: ['shop.customers.country'] } } } },
       storage: {
         results: { path: join(dir, 'results') },
         traces: { path: join(dir, 'traces') },
@@ -101,9 +101,9 @@ describe('Generator', () => {
           where: P.cmp('=', P.col('country'), P.lit('France')),
         }),
       ),
-      [],
+      ['admin'],
     );
-    await moduleRef.get(Generator).run(attempt);
+    await moduleRef.get(Generator).run(attempt, context());
     expect(attempt.sq.executableSql).toMatch(/"country" = \?/);
     expect(attempt.sq.params).toEqual(['France']);
     expect(attempt.sq.datasourceRowCap).toBe(10000);

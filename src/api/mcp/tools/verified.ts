@@ -4,17 +4,24 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { canReadDatasource } from '../../../engine/policy/rbac';
+import { verifiedVisibleTo } from '../../../engine/policy/verified-visibility';
 import type { Caller, McpDeps } from '../deps';
 import { RUN_ANSWER_SHAPE, runAnswer } from '../run-answer';
 import { progressReporter } from '../progress';
 import { guarded, ok } from '../tool-result';
 
 export function registerVerifiedTools(server: McpServer, deps: McpDeps, caller: Caller): void {
+  // Only the queries the caller's policies let it run: a query over a denied table is not listed.
   const visible = () =>
     deps.verified
       .all()
-      .filter((vq) => canReadDatasource(deps.config.policies.roles, caller.roles, vq.datasource_id));
+      .filter(
+        verifiedVisibleTo(
+          caller.roles,
+          deps.config.policies.roles,
+          (id) => deps.datasources.get(id)?.snapshot,
+        ),
+      );
 
   server.registerTool(
     'list_verified_queries',

@@ -16,6 +16,7 @@ import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError, PlanRejectedError, RefusalError } from '../../errors';
 import { importSql, paramNames, PlanError } from '../../plan';
 import { roleScope } from '../../policy/rbac';
+import { verifiedVisibleTo } from '../../policy/verified-visibility';
 import { plannerExamples } from './planner-examples';
 import { PlanCache } from '../plan-cache';
 import type { Query } from '../../plan/types';
@@ -68,6 +69,7 @@ export class AstPlanner implements SubQueryNode {
       planCache: this.planCache,
       index: this.index,
       roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
+      visible: verifiedVisibleTo(state.request.caller.roles, this.config.policies.roles, () => snapshot),
     });
     if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
       await this.draftSql(attempt, ctx, snapshot, schemaText, examples);

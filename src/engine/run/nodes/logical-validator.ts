@@ -5,8 +5,9 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
-import { isErrorCode, PlanRejectedError, RefusalError, type ErrorCode } from '../../errors';
-import { REFUSAL_CODES, validatePlan, type PlanProblem } from '../../plan';
+import { isErrorCode, PlanRejectedError, type ErrorCode } from '../../errors';
+import { validatePlan, type PlanProblem } from '../../plan';
+import { isRefusal, PolicyRefusalError } from '../../policy/plan-guard';
 import type { RunContext } from '../run-context';
 import type { SubQueryAttempt } from '../run-state';
 import type { SubQueryNode } from '../node';
@@ -15,7 +16,10 @@ import type { SubQueryNode } from '../node';
 export class LogicalValidator implements SubQueryNode {
   constructor(@Inject(ENGINE_CONFIG) private readonly config: EngineConfig) {}
 
-  /** A verified query was checked at start-up; every other plan is checked here. */
+  /**
+   * A verified query's schema was checked at start-up; every other plan is checked here. Policies
+   * decide again for every plan, verified ones included, where it is compiled (the generator).
+   */
   applies(attempt: SubQueryAttempt): boolean {
     return attempt.sq.planSource !== 'verified';
   }
@@ -49,7 +53,7 @@ export class LogicalValidator implements SubQueryNode {
         { sub_query_id: sq.id, roles: state.request.caller.roles, problems: denied },
         ctx.traceId,
       );
-      throw new RefusalError(errorCodeOf(denied[0]!), `refused: ${denied.map((p) => p.message).join('; ')}`);
+      throw new PolicyRefusalError(denied);
     }
     if (wrong.length) {
       throw new PlanRejectedError(
@@ -63,10 +67,6 @@ export class LogicalValidator implements SubQueryNode {
 /** Every problem code of the validator is an ErrorCode; warnings never come here. */
 function errorCodeOf(p: PlanProblem): ErrorCode {
   return isErrorCode(p.code) ? p.code : 'PLAN_INVALID';
-}
-
-function isRefusal(p: PlanProblem): boolean {
-  return REFUSAL_CODES.includes(p.code);
 }
 
 function summary(problems: readonly { message: string }[]): string {

@@ -71,6 +71,8 @@ export interface ExampleSources {
   readonly planCache: PlanCache;
   readonly index: SchemaIndex;
   readonly roleScope: string;
+  /** May the caller's roles read this plan? No example shows the model what its caller may not read. */
+  readonly visible: (vq: { readonly datasource_id: string; readonly plan: Query }) => boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function plannerExamples(
   const candidates: ExampleCandidate[] = [
     ...sources.verified
       .forDatasource(sq.datasourceId)
+      .filter(sources.visible)
       .map((v) => ({ question: v.question, plan: v.plan, sql: v.sql })),
     ...sources.planCache
       .pairs(
@@ -98,6 +101,7 @@ export async function plannerExamples(
       )
       // The question's own cached plan is what is being retried: not an example of itself.
       .filter((p) => normaliseIntent(p.question) !== intent)
+      .filter((p) => sources.visible({ datasource_id: sq.datasourceId, plan: p.plan }))
       .map((p) => ({ question: p.question, plan: p.plan, sql: null })),
   ];
   const chosen = await similarExamples(sq.intent, candidates, (q, texts) =>

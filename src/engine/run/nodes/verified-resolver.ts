@@ -8,6 +8,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
 import { SchemaIndex } from '../../index/schema-index';
+import { verifiedVisibleTo } from '../../policy/verified-visibility';
 import { AGENTS } from '../agents';
 import type { SubQueryNode } from '../node';
 import type { RunContext } from '../run-context';
@@ -50,7 +51,13 @@ export class VerifiedResolver implements SubQueryNode {
       });
       return;
     }
-    const hit = this.verified.candidate(sq.intent, [sq.datasourceId]);
+    // A query the caller's roles may not run is no candidate (nor named in the reasoning).
+    const visible = verifiedVisibleTo(
+      attempt.run.request.caller.roles,
+      this.config.policies.roles,
+      () => sq.snapshot,
+    );
+    const hit = this.verified.candidate(sq.intent, [sq.datasourceId], visible);
     if (!hit) return;
     const vq = hit.query;
     const direct = await directMatch(
