@@ -130,3 +130,21 @@ it('ranks whole matches first and says which words each covers', () => {
     'Baltic Countries:exact:baltic countries',
   ]);
 });
+
+it('takes no partial match through words several values of a column share, unless together they pick one', () => {
+  const shop = new ValueIndex([
+    v('carrier', 'title', 'American Airlines'),
+    v('carrier', 'title', 'Delta Airlines'),
+    v('carrier', 'title', 'United Airlines'),
+    v('product', 'label', 'Leaf & Kettle Plus Ground Coffee'),
+    v('product', 'label', 'Leaf & Kettle Classic Ground Coffee'),
+    v('product', 'label', 'Leaf & Kettle Plus Tea'),
+    v('product', 'label', 'Leaf & Kettle Plus Whole Beans'),
+  ]);
+  const partial = (q: string) => shop.lookup(q).map((m) => `${m.value}:${m.kind}`);
+  expect(partial('Which airlines fly to Boston?')).toEqual([]);
+  expect(partial('How much kettle plus ground coffee was sold?')).toEqual([
+    'Leaf & Kettle Plus Ground Coffee:partial',
+  ]);
+  expect(partial('How much ground coffee was sold?')).toEqual([]);
+});

@@ -15,11 +15,11 @@
  *     names, singular or plural) and stop words: "countries" never finds 'Nordic Countries';
  *   - a schema word or a common English word is never corrected ("name" is not 'Nama', "across"
  *     not 'Cross'), and a partial match stands on words as written ("last" is not 'East Ila');
- *   - a partial match's words must name the value there: not a word many values of the column share
- *     ('Airlines', 'Museum'), and not beside a word of the question that another value holds or that
+ *   - a partial match's words must name the value there: not words several values of the column
+ *     share ('Airlines', 'Museum'), and not beside a word of the question that another value holds or that
  *     is part of a name ("North America" is not 'North Korea');
- *   - corrected, derived and partial matches of words that an exact or joined match already covers
- *     are dropped: for "republic", 'Republic' and not 'Federal Republic';
+ *   - corrected, derived and partial matches of words that one exact or joined match already
+ *     covers are dropped: for "republic", 'Republic' and not 'Federal Republic';
  *   - a short code ('AL') is not matched by a word written in other capitals ("Al").
  * Built once per load from the store's rows (like the retriever), so a lookup costs no round trip.
  */
@@ -76,8 +76,8 @@ export interface ValueIndexOptions {
 const MAX_SPAN = 6;
 /** A word in more values than this is too common to find values by (partial matches). */
 const PARTIAL_POSTINGS_MAX = 400;
-/** A word in this many values of a column names a kind of thing there, not one value ('... Airlines'). */
-const COLUMN_COMMON_WORD = 3;
+/** Words this many values of a column hold name a kind of thing there, not one value ('... Airlines'). */
+const COLUMN_SHARED = 3;
 const PARTIAL_WEIGHT = 0.7;
 const PARTIAL_MIN_COVER = 0.5;
 const FUZZY_WEIGHT = [1, 0.9, 0.8] as const;
@@ -254,32 +254,35 @@ export class ValueIndex {
       if (choices[i]!.weight < 1 || STOPWORDS.has(w) || w.length < 3 || /^\d+$/.test(w)) return;
       push(present, w, i);
     });
-    const cover = new Map<number, { words: Set<string>; positions: number[] }>();
+    const cover = new Map<number, { words: string[]; positions: number[] }>();
     for (const [w, positions] of present) {
       const ids = this.byWord.get(w);
       if (!ids || ids.length > PARTIAL_POSTINGS_MAX) continue;
-      // A word in several values of a column names their kind there ('... Airlines'), not one of them.
-      const inColumn = new Map<number, number>();
-      for (const id of ids) inColumn.set(this.columnOf[id]!, (inColumn.get(this.columnOf[id]!) ?? 0) + 1);
       const stemmed = stem(w);
       for (const id of ids) {
-        const v = this.values[id]!;
-        if ((inColumn.get(this.columnOf[id]!) ?? 0) >= COLUMN_COMMON_WORD) continue;
-        if (this.isSchemaStem(v.datasourceId, stemmed)) continue;
+        if (this.isSchemaStem(this.values[id]!.datasourceId, stemmed)) continue;
         let c = cover.get(id);
-        if (!c) cover.set(id, (c = { words: new Set(), positions: [] }));
-        c.words.add(w);
+        if (!c) cover.set(id, (c = { words: [], positions: [] }));
+        c.words.push(w);
         c.positions.push(...positions);
       }
     }
+    // Per column and words covered: how many of the column's values hold all those words.
+    const holding = new Map<string, number>();
     for (const [id, c] of cover) {
-      const share = c.words.size / Math.max(1, this.wordCounts[id] ?? 1);
-      if (share < PARTIAL_MIN_COVER || share >= 1) continue;
+      const share = c.words.length / Math.max(1, this.wordCounts[id] ?? 1);
+      if (share < PARTIAL_MIN_COVER) continue;
+      const column = this.columnOf[id]!;
+      const key = `${column}\u0000${c.words.join(' ')}`;
+      let n = holding.get(key);
+      if (n === undefined) holding.set(key, (n = this.valuesHoldingAll(column, c.words)));
+      // Words several values of the column hold name their kind there ('... Airlines'), not one value.
+      if (n >= COLUMN_SHARED) continue;
       if (this.namesSomethingElse(id, c.positions, q)) continue;
       add(
         [id],
         'partial',
-        PARTIAL_WEIGHT * share,
+        PARTIAL_WEIGHT * Math.min(1, share),
         c.positions.sort((a, b) => a - b),
         [],
       );
@@ -301,32 +304,25 @@ export class ValueIndex {
       if (c.corrected.some((p) => this.isSchemaStem(ds, q.stems[p]!))) return false;
       return !this.otherCapitals(v.value, c.positions, q);
     });
-    // Words an exact or joined match covers, per datasource: weaker matches of them give way.
-    const whole = new Map<string, Set<number>>();
-    for (const c of kept) {
-      if (!WHOLE.has(c.kind)) continue;
-      const ds = this.values[c.id]!.datasourceId;
-      let set = whole.get(ds);
-      if (!set) whole.set(ds, (set = new Set()));
-      for (const p of c.positions) set.add(p);
-    }
-    // Per column, the longest whole matches: 'Federal Republic' for "federal republic", not 'Republic' too.
-    const longest = new Map<string, Candidate[]>();
+    // Exact and joined matches, per datasource and per column.
+    const wholeByDatasource = new Map<string, Candidate[]>();
+    const wholeByColumn = new Map<string, Candidate[]>();
     for (const c of kept) {
       if (!WHOLE.has(c.kind)) continue;
       const v = this.values[c.id]!;
-      push(longest, columnKey(v.datasourceId, v.table, v.column), c);
+      push(wholeByDatasource, v.datasourceId, c);
+      push(wholeByColumn, columnKey(v.datasourceId, v.table, v.column), c);
     }
-    const inside = (c: Candidate, other: Candidate) =>
-      other.positions.length > c.positions.length && c.positions.every((p) => other.positions.includes(p));
+    const covers = (other: Candidate, c: Candidate) => c.positions.every((p) => other.positions.includes(p));
     return kept.filter((c) => {
       const v = this.values[c.id]!;
       if (WHOLE.has(c.kind)) {
-        const same = longest.get(columnKey(v.datasourceId, v.table, v.column)) ?? [];
-        return !same.some((other) => inside(c, other));
+        // In one column the longest: 'Federal Republic' for "federal republic", not 'Republic' too.
+        const same = wholeByColumn.get(columnKey(v.datasourceId, v.table, v.column)) ?? [];
+        return !same.some((other) => other.positions.length > c.positions.length && covers(other, c));
       }
-      const covered = whole.get(v.datasourceId);
-      return !covered || !c.positions.every((p) => covered.has(p));
+      // A weaker match of words that one exact or joined match covers gives way to it.
+      return !(wholeByDatasource.get(v.datasourceId) ?? []).some((other) => covers(other, c));
     });
   }
 
@@ -393,6 +389,17 @@ export class ValueIndex {
   /** A word (by its stem) of the datasource's table or column names, singular or plural. */
   private isSchemaStem(datasourceId: string, stemmed: string): boolean {
     return this.schemaWords.get(datasourceId)?.has(stemmed) ?? false;
+  }
+
+  /** Values of a column (by number) holding every one of the words. */
+  private valuesHoldingAll(column: number, words: readonly string[]): number {
+    let ids: number[] | null = null;
+    for (const w of words) {
+      const inColumn = new Set((this.byWord.get(w) ?? []).filter((id) => this.columnOf[id] === column));
+      ids = ids === null ? [...inColumn] : ids.filter((id) => inColumn.has(id));
+      if (!ids.length) return 0;
+    }
+    return ids?.length ?? 0;
   }
 
   /** Some value of the datasource has the word. */
