@@ -68,6 +68,8 @@ export interface PromptFigures {
   value_precision: number;
   /** Values shown as `matches:` per question, mean. */
   matches_per_question: number;
+  /** Per match kind (exact, joined, corrected, derived, partial): values shown and their precision. */
+  matches_by_kind: Record<string, { shown: number; precision: number }>;
   /** The same in the schema text alone (the question's own words left out), ours and the baseline. */
   value_recall_schema_only: { ours: number; baseline: number };
   /** Mean examples per planner prompt (similar earlier questions of the same database). */
@@ -136,6 +138,8 @@ export async function measurePrompts(
       schemaBaseline: [0, 0],
       precision: [0, 0],
     };
+    /** Per match kind: [precise, shown]. */
+    const byKind: Record<string, number[]> = {};
     let examples = 0;
     let top1 = 0;
     let single = 0;
@@ -215,12 +219,13 @@ export async function measurePrompts(
       const used = goldReferences(q.query, snap);
       // The matches the prompt shows: the same hints plannerSchemaText rendered (no role filter here).
       const shownMatches = [...valueHints(index.values(), q.question, q.dbId, snap).hints].flatMap(
-        ([column, h]) => h.matched.map((value) => ({ column, value })),
+        ([column, h]) => h.matched.map((m) => ({ column, value: m.value, kind: m.kind })),
       );
       const literals = used ? [...used.values, ...used.patterns] : [];
       for (const m of shownMatches) {
         const precise = isPreciseMatch(q.question, m.value, literals);
         count(recall.precision, precise);
+        count((byKind[m.kind] ??= [0, 0]), precise);
         if (showMisses && !precise)
           console.error(
             `shown, not named (${q.dbId}): ${m.column} ${JSON.stringify(m.value)} <- ${q.question}`,
@@ -256,6 +261,9 @@ export async function measurePrompts(
       value_recall_baseline: ratio(recall.baseline),
       value_precision: ratio(recall.precision),
       matches_per_question: qn ? Math.round((recall.precision[1]! / qn) * 100) / 100 : 0,
+      matches_by_kind: Object.fromEntries(
+        Object.entries(byKind).map(([kind, pair]) => [kind, { shown: pair[1]!, precision: ratio(pair) }]),
+      ),
       value_recall_schema_only: { ours: ratio(recall.schemaValues), baseline: ratio(recall.schemaBaseline) },
       example_count: qn ? Math.round((examples / qn) * 100) / 100 : 0,
       routing_top1: qn ? Math.round((top1 / qn) * 1000) / 1000 : 0,
