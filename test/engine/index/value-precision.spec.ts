@@ -148,3 +148,19 @@ it('takes no partial match through words several values of a column share, unles
   ]);
   expect(partial('How much ground coffee was sold?')).toEqual([]);
 });
+
+it('takes a value spelled out whole even when a column name has the word, and capitals for abbreviations', () => {
+  const orders = new ValueIndex(
+    [
+      { datasourceId: 'shop', table: 'orders', column: 'status', value: 'shipped', frequency: 9 },
+      { datasourceId: 'shop', table: 'stores', column: 'country_code', value: 'US', frequency: 4 },
+    ],
+    { schemaNames: new Map([['shop', ['orders', 'shipped_at', 'stores']]]) },
+  );
+  const kinds = (q: string) => orders.lookup(q).map((m) => `${m.value}:${m.kind}`);
+  expect(kinds('How many orders were shipped last week?')).toEqual(['shipped:exact']);
+  // "us" is a function word, unless the question writes it in capitals.
+  expect(kinds('Tell us how many stores there are')).toEqual([]);
+  expect(kinds('How many stores are in the US?')).toEqual(['US:exact']);
+  expect(kinds('HOW MANY STORES DO US FOLKS RUN?')).toEqual([]);
+});

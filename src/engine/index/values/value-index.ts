@@ -11,8 +11,10 @@
  *     "France"; derived.ts);
  *   - partial: some of a short value's words, as a phrase of the question ("Kyle" -> "Kyle Smith").
  * Precision before recall, because a shown match pushes a model to filter on it:
- *   - a match must cover a phrase that is not just schema words (the datasource's table and column
- *     names, singular or plural) and stop words: "countries" never finds 'Nordic Countries';
+ *   - a match must cover a phrase that is not just stop words, nor, unless it spells the value out
+ *     whole (status 'shipped', column shipped_at), schema words (the datasource's table and column
+ *     names, singular or plural): "countries" never finds 'Nordic Countries'; a function word in
+ *     capitals is an abbreviation ("US");
  *   - a schema word or a common English word is never corrected ("name" is not 'Nama', "across"
  *     not 'Cross'), and a partial match stands on words as written ("last" is not 'East Ila');
  *   - a partial match's words must name the value there: not words several values of the column
@@ -97,6 +99,8 @@ interface Question {
   readonly folded: string[];
   readonly written: string[];
   readonly stems: string[];
+  /** Function words: never a value alone. */
+  readonly stop: boolean[];
 }
 
 /** A match found, before the precision rules: which question words it covers and which were corrected. */
@@ -192,7 +196,12 @@ export class ValueIndex {
     if (!this.values.length) return [];
     const allowed = options.datasourceIds ? new Set(options.datasourceIds) : null;
     const words = questionWords(question);
-    const q: Question = { ...words, stems: words.folded.map(stem) };
+    // A function word in capitals in a question that is not all capitals is an abbreviation ("US", "IT").
+    const shouting = !/\p{Ll}/u.test(question);
+    const stop = words.folded.map(
+      (w, i) => STOPWORDS.has(w) && (shouting || !/^\p{Lu}{2,}$/u.test(words.written[i] ?? '')),
+    );
+    const q: Question = { ...words, stems: words.folded.map(stem), stop };
     // A word no value holds and none corrects stays as written: a value may hold it joined to the next.
     const choices = q.folded.map((w) => this.choose(w) ?? { word: w, weight: 1 });
     const found: Candidate[] = [];
@@ -222,7 +231,7 @@ export class ValueIndex {
         weight = Math.min(weight, c.weight);
         if (c.weight < 1) corrected.push(j);
         // One function word alone ("a", "the", "no") is never a value the question names.
-        if (i === j && (STOPWORDS.has(c.word) || c.word.length < 2)) continue;
+        if (i === j && (q.stop[i] || c.word.length < 2)) continue;
         const compact = text.replace(/ /g, '');
         const exact = this.byText.get(text);
         const joined = j > i ? this.byText.get(compact) : undefined;
@@ -242,7 +251,7 @@ export class ValueIndex {
       let phrase = '';
       for (let j = i; j < Math.min(q.folded.length, i + MAX_DERIVED_WORDS); j++) {
         phrase = phrase ? `${phrase} ${q.folded[j]}` : q.folded[j]!;
-        if (i === j && (STOPWORDS.has(phrase) || phrase.length < 4 || /^\d+$/.test(phrase))) continue;
+        if (i === j && (q.stop[i] || phrase.length < 2 || /^\d+$/.test(phrase))) continue;
         for (const name of derivedNames(phrase))
           add(this.byText.get(name), 'derived', DERIVED_WEIGHT, range(i, j + 1), []);
       }
@@ -251,7 +260,7 @@ export class ValueIndex {
     // Short values some of whose words the question has, as written (never corrected).
     const present = new Map<string, number[]>();
     q.folded.forEach((w, i) => {
-      if (choices[i]!.weight < 1 || STOPWORDS.has(w) || w.length < 3 || /^\d+$/.test(w)) return;
+      if (choices[i]!.weight < 1 || q.stop[i] || w.length < 3 || /^\d+$/.test(w)) return;
       push(present, w, i);
     });
     const cover = new Map<number, { words: string[]; positions: number[] }>();
@@ -296,10 +305,10 @@ export class ValueIndex {
     const kept = found.filter((c) => {
       const v = this.values[c.id]!;
       const ds = v.datasourceId;
-      const content = c.positions.some((p) => {
-        const w = q.folded[p]!;
-        return !STOPWORDS.has(w) && !this.isSchemaStem(ds, q.stems[p]!);
-      });
+      // A value spelled out whole may be a schema word too (status 'shipped', column shipped_at).
+      const content = c.positions.some(
+        (p) => !q.stop[p] && (WHOLE.has(c.kind) || !this.isSchemaStem(ds, q.stems[p]!)),
+      );
       if (!content) return false;
       if (c.corrected.some((p) => this.isSchemaStem(ds, q.stems[p]!))) return false;
       return !this.otherCapitals(v.value, c.positions, q);
@@ -420,7 +429,7 @@ export class ValueIndex {
       for (const n of [p - 1, p + 1]) {
         const w = q.folded[n];
         if (w === undefined || covered.has(n) || own.has(w)) continue;
-        if (STOPWORDS.has(w) || /^\d+$/.test(w) || this.isSchemaStem(v.datasourceId, q.stems[n]!)) continue;
+        if (q.stop[n] || /^\d+$/.test(w) || this.isSchemaStem(v.datasourceId, q.stems[n]!)) continue;
         if (this.holdsWord(v.datasourceId, w) || isNameWord(w)) return true;
         if (n > 0 && isCapitalised(q.written[n]!) && isCapitalised(q.written[p]!)) return true;
       }
