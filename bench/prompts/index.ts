@@ -11,7 +11,8 @@
  * (text literals of the gold SQL, LIKE patterns and numbers left out, in the planner's prompt
  * without its examples: system text and question; and in the schema text alone) and the same for
  * today's baseline (the first 3 sorted samples of each
- * column, no value index) in the same run. Routing is the index's among all databases of DIR;
+ * column, no value index) in the same run; value_precision (of the values the prompt shows as
+ * `matches:`, the share the question names: see value-precision.ts). Routing is the index's among all databases of DIR;
  * the planner prompt is the gold database's. Examples come from a warm plan cache: the earlier
  * questions of the same database with their gold SQL, chosen by similarity.
  */
@@ -45,8 +46,10 @@ import {
   SQL_DRAFT_SCHEMA,
 } from '../../src/engine/run/prompts/planner-sql-draft';
 import { renderSchema } from '../../src/engine/run/prompts/schema-text';
+import { valueHints } from '../../src/engine/run/prompts/value-hints';
 import { newSubQuery } from '../../src/engine/run/run-state';
 import { importSql } from '../../src/engine/plan';
+import { isPreciseMatch } from './value-precision';
 
 /** Rows of a result the answer step is shown (settings.pipeline.sample_rows' default). */
 const SAMPLE_ROWS = 20;
@@ -61,6 +64,12 @@ export interface PromptFigures {
   schema_recall: number;
   value_recall: number;
   value_recall_baseline: number;
+  /** Of the values shown as `matches:` (one per column and value), the share the question names. */
+  value_precision: number;
+  /** Values shown as `matches:` per question, mean. */
+  matches_per_question: number;
+  /** Per match kind (exact, joined, corrected, derived, partial): values shown and their precision. */
+  matches_by_kind: Record<string, { shown: number; precision: number }>;
   /** The same in the schema text alone (the question's own words left out), ours and the baseline. */
   value_recall_schema_only: { ours: number; baseline: number };
   /** Mean examples per planner prompt (similar earlier questions of the same database). */
@@ -127,7 +136,10 @@ export async function measurePrompts(
       baseline: [0, 0],
       schemaValues: [0, 0],
       schemaBaseline: [0, 0],
+      precision: [0, 0],
     };
+    /** Per match kind: [precise, shown]. */
+    const byKind: Record<string, number[]> = {};
     let examples = 0;
     let top1 = 0;
     let single = 0;
@@ -205,6 +217,20 @@ export async function measurePrompts(
       const baselineSchema = renderSchema(snap, { datasourceId: q.dbId, policies: null, roles: [] });
       const baseline = `${plannerSystem(format, snap.dialect, baselineSchema)}\n${plannerUser(format, q.question, [])}`;
       const used = goldReferences(q.query, snap);
+      // The matches the prompt shows: the same hints plannerSchemaText rendered (no role filter here).
+      const shownMatches = [...valueHints(index.values(), q.question, q.dbId, snap).hints].flatMap(
+        ([column, h]) => h.matched.map((m) => ({ column, value: m.value, kind: m.kind })),
+      );
+      const literals = used ? [...used.values, ...used.patterns] : [];
+      for (const m of shownMatches) {
+        const precise = isPreciseMatch(q.question, m.value, literals);
+        count(recall.precision, precise);
+        count((byKind[m.kind] ??= [0, 0]), precise);
+        if (showMisses && !precise)
+          console.error(
+            `shown, not named (${q.dbId}): ${m.column} ${JSON.stringify(m.value)} <- ${q.question}`,
+          );
+      }
       if (used) {
         for (const t of used.tables)
           count(recall.schema, new RegExp(`^CREATE TABLE ${escape(t)}\\b`, 'mi').test(prompt));
@@ -233,6 +259,11 @@ export async function measurePrompts(
       schema_recall: ratio(recall.schema),
       value_recall: ratio(recall.values),
       value_recall_baseline: ratio(recall.baseline),
+      value_precision: ratio(recall.precision),
+      matches_per_question: qn ? Math.round((recall.precision[1]! / qn) * 100) / 100 : 0,
+      matches_by_kind: Object.fromEntries(
+        Object.entries(byKind).map(([kind, pair]) => [kind, { shown: pair[1]!, precision: ratio(pair) }]),
+      ),
       value_recall_schema_only: { ours: ratio(recall.schemaValues), baseline: ratio(recall.schemaBaseline) },
       example_count: qn ? Math.round((examples / qn) * 100) / 100 : 0,
       routing_top1: qn ? Math.round((top1 / qn) * 1000) / 1000 : 0,
@@ -278,11 +309,11 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-/** Tables, columns and text literals (no LIKE patterns) of a gold query, from its imported plan. */
+/** Tables, columns, text literals (no LIKE patterns) and LIKE patterns of a gold query, from its imported plan. */
 function goldReferences(
   sql: string,
   snapshot: SchemaSnapshot,
-): { tables: Set<string>; columns: Set<string>; values: Set<string> } | null {
+): { tables: Set<string>; columns: Set<string>; values: Set<string>; patterns: Set<string> } | null {
   let plan: unknown;
   try {
     plan = importSql(sql, 'sqlite', snapshot);
@@ -292,17 +323,19 @@ function goldReferences(
   const tables = new Set<string>();
   const columns = new Set<string>();
   const values = new Set<string>();
+  const patterns = new Set<string>();
   const visit = (node: unknown, inLike = false): void => {
     if (Array.isArray(node)) return node.forEach((n) => visit(n, inLike));
     if (!node || typeof node !== 'object') return;
     const n = node as Record<string, unknown>;
     if (n.kind === 'table' && typeof n.name === 'string') tables.add(n.name);
     if (n.kind === 'column' && typeof n.name === 'string') columns.add(n.name);
-    if (n.kind === 'literal' && typeof n.value === 'string' && !inLike && n.value.trim()) values.add(n.value);
+    if (n.kind === 'literal' && typeof n.value === 'string' && n.value.trim())
+      (inLike ? patterns : values).add(n.value);
     for (const [k, v] of Object.entries(n)) visit(v, inLike || (n.kind === 'like' && k === 'pattern'));
   };
   visit(plan);
-  return { tables, columns, values };
+  return { tables, columns, values, patterns };
 }
 
 function pct(xs: readonly number[], p: number): number {

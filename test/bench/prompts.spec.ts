@@ -26,6 +26,8 @@ describeWithData('bench prompts (smoke)', () => {
     // The value index puts the stored spelling of what a question names in the prompt: at least
     // as often as the first sorted samples did, measured in the same run.
     expect(sql.value_recall).toBeGreaterThanOrEqual(sql.value_recall_baseline);
+    expect(sql.value_precision).toBeGreaterThanOrEqual(0);
+    expect(sql.value_precision).toBeLessThanOrEqual(1);
     expect(sql.values_indexed).toBeGreaterThan(0);
     expect(sql.routing_top1).toBeGreaterThan(0.5);
     expect(sql.example_count).toBeGreaterThanOrEqual(0);

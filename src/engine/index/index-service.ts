@@ -299,7 +299,9 @@ export class IndexService {
 
   private async reload(): Promise<void> {
     const entries = await this.options.store.loadEntries(this.scope);
-    const values = new ValueIndex(await this.options.store.loadValues(this.scope));
+    const values = new ValueIndex(await this.options.store.loadValues(this.scope), {
+      schemaNames: schemaNames(entries),
+    });
     this.current = new Retriever(entries, this.options.embedder, values);
     this.currentValues = values;
   }
@@ -309,6 +311,19 @@ export class IndexService {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Per datasource, the names of its tables and columns (their words alone never find a value). */
+function schemaNames(entries: readonly StoredEntry[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const e of entries) {
+    if (e.kind !== 'schema.table' && e.kind !== 'schema.column') continue;
+    const meta = e.meta as { table: string; column?: string };
+    const names = out.get(e.datasourceId) ?? [];
+    names.push(meta.column ?? meta.table.slice(meta.table.lastIndexOf('.') + 1));
+    out.set(e.datasourceId, names);
+  }
+  return out;
 }
 
 /** Keeps an engine error's code (a provider failure stays PROVIDER_*); anything else is INDEX_BUILD_FAILED. */

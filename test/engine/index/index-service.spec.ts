@@ -228,6 +228,29 @@ describe('IndexService over the DuckDB store', () => {
     expect(only.every((h) => h.entry.datasourceId === 'school')).toBe(true);
   });
 
+  it("gives the value index the schema's names: a column's word alone finds no value", async () => {
+    const s = await open();
+    // `founded_on` holds dates, no values: only the schema says "founded" is a column's word.
+    const towns = snapshot('towns', [
+      table('towns', [
+        ['name', 'text'],
+        ['founded_on', 'date'],
+      ]),
+    ]);
+    const values = {
+      async distinctValues() {
+        return [
+          { value: 'Founders Quarter', count: 2 },
+          { value: 'Founded Hill', count: 1 },
+        ];
+      },
+    };
+    await s.indexDatasource('towns', towns, {}, values);
+    expect(s.lookupValues('When was each town founded?')).toEqual([]);
+    // A phrase the question names is found as before.
+    expect(s.lookupValues('Which town is Founded Hill?').map((m) => m.value)).toEqual(['Founded Hill']);
+  });
+
   it('is built from the config sections', async () => {
     const s = createIndexService({
       embeddings: { provider: 'local' },

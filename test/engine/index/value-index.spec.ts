@@ -48,9 +48,9 @@ it('finds multi-word values and folds accents and punctuation', () => {
 
 it('survives small misspellings, and says the match is corrected', () => {
   const m = values.lookup('cities in the province of Gelderlnd');
-  expect(m[0]).toMatchObject({ value: 'Gelderland', kind: 'fuzzy' });
+  expect(m[0]).toMatchObject({ value: 'Gelderland', kind: 'corrected', phrase: 'gelderlnd' });
   expect(m[0]!.score).toBeLessThan(1);
-  expect(found('singers from Netherlnds')).toContain('geo.singer.country=Netherlands:fuzzy');
+  expect(found('singers from Netherlnds')).toContain('geo.singer.country=Netherlands:corrected');
   // Too far from anything stored: no guess.
   expect(found('singers from Narnia')).toEqual([]);
 });
@@ -73,7 +73,7 @@ it('never takes a function word alone for a value, nor numbers and dates for val
 it('keeps to the datasources asked and ranks exact matches first', () => {
   expect(found('singers from france', ['cars'])).toEqual(['cars.maker.country=france:exact']);
   const m = values.lookup('jordan from franse');
-  expect(m.map((x) => x.kind)).toEqual(['exact', 'fuzzy', 'fuzzy']);
+  expect(m.map((x) => x.kind)).toEqual(['exact', 'corrected', 'corrected']);
 });
 
 it('knows the most frequent values of a column', () => {

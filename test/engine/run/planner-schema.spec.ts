@@ -94,7 +94,7 @@ it('links the table whose only clue is a value the question names, and shows the
   const question = 'How many people live in gelderland?';
   const grounded = await promptFor(question, true);
   expect(grounded).toMatch(/^CREATE TABLE regions \(/m);
-  expect(grounded).toContain("region_code VARCHAR, -- matches: 'Gelderland'; e.g. 'Utrecht'");
+  expect(grounded).toContain("region_code VARCHAR, -- matches: 'Gelderland' (exact); e.g. 'Utrecht'");
   // Only the linked part of the schema: far from all 30 tables.
   expect((grounded.match(/^CREATE TABLE /gm) ?? []).length).toBeLessThan(15);
   // The same index without values neither links that table nor knows the value.

@@ -60,11 +60,14 @@ it('puts the values the question names before the typical ones, marked, and neve
   const values = new Map([
     [
       'customers.email',
-      { matched: ["o'hara@example.com"], typical: ['bo@example.com', "o'hara@example.com"] },
+      {
+        matched: [{ value: "o'hara@example.com", kind: 'exact' as const, phrase: 'o hara example com' }],
+        typical: ['bo@example.com', "o'hara@example.com"],
+      },
     ],
   ]);
   const text = renderSchema(snapshot, { datasourceId: 'shop', policies: null, roles: [], values });
-  expect(text).toContain("  email text -- matches: 'o''hara@example.com'; e.g. 'bo@example.com'");
+  expect(text).toContain("  email text -- matches: 'o''hara@example.com' (exact); e.g. 'bo@example.com'");
   // A column whose stored values are all distinct shows one example, matches whole.
   const unique = new Map([
     ['customers.email', { matched: [], typical: ['bo@example.com', 'cy@example.com'], unique: true }],
@@ -104,5 +107,103 @@ it('renders the whole schema once per role and snapshot, never one role for anot
   };
   expect(renderSchema(refreshed, { datasourceId: 'shop', policies: both, roles: ['reader'] })).toContain(
     'CREATE TABLE customers ( -- ~1300 rows',
+  );
+});
+
+/** One table whose text columns hold what their type hides, and values that break a layout. */
+const addresses: SchemaSnapshot = {
+  datasourceId: 'mail',
+  dialect: 'sqlite',
+  schemaVersion: 'v',
+  introspectedAt: '2026-01-01T00:00:00Z',
+  tables: [
+    {
+      name: 'addresses',
+      schema: null,
+      primaryKey: [],
+      foreignKeys: [],
+      rowCountEstimate: null,
+      columns: [
+        {
+          name: 'state',
+          type: 'TEXT',
+          kind: 'text',
+          nullable: true,
+          sampleValues: ['NJ\n', "O'Hare\r\n\tx"],
+        },
+        { name: 'note', type: 'TEXT', kind: 'text', nullable: true, sampleValues: ['x'.repeat(70)] },
+        { name: 'zip_count', type: 'TEXT', kind: 'text', nullable: true, sampleValues: ['10', '9', 'null'] },
+        {
+          name: 'opened',
+          type: 'TEXT',
+          kind: 'text',
+          nullable: true,
+          sampleValues: ['2021-03-15', '2020-11-02'],
+        },
+        {
+          name: 'closed',
+          type: 'TEXT',
+          kind: 'text',
+          nullable: true,
+          sampleValues: ['03/15/2021', '11/2/2020'],
+        },
+        {
+          name: 'renamed',
+          type: 'TEXT',
+          kind: 'text',
+          nullable: true,
+          sampleValues: ['March 15, 2021', '2 Nov 2020'],
+        },
+        { name: 'city', type: 'TEXT', kind: 'text', nullable: true, sampleValues: ['Newark', 'Trenton'] },
+        // Its declared type already says what it holds.
+        { name: 'stamped', type: 'DATETIME', kind: 'text', nullable: true, sampleValues: ['2021-03-15'] },
+      ],
+    },
+  ],
+};
+
+it('escapes line breaks and control characters in values and cuts long ones, one column a line', () => {
+  const text = renderSchema(addresses, { datasourceId: 'mail', policies: null, roles: [] });
+  expect(text).toContain("  state TEXT, -- e.g. 'NJ\\n', 'O''Hare\\r\\n\\tx'\n");
+  expect(text).toContain(`  note TEXT, -- e.g. '${'x'.repeat(60)}'…\n`);
+  // Every column stays on its own line: the DDL has as many lines as columns plus head and tail.
+  expect(text.split('\n').filter((l) => l.startsWith('  '))).toHaveLength(8);
+});
+
+it('marks text columns that hold numbers or dates, and whether those dates sort as text', () => {
+  const text = renderSchema(addresses, { datasourceId: 'mail', policies: null, roles: [] });
+  expect(text).toContain(
+    "  zip_count TEXT, -- numbers stored as text: cast to compare or sort; e.g. '10', '9'",
+  );
+  expect(text).toContain("  opened TEXT, -- dates stored as text; e.g. '2021-03-15'");
+  expect(text).toContain(
+    "  closed TEXT, -- dates stored as text, not in sortable form: parse to compare or sort; e.g. '03/15/2021'",
+  );
+  expect(text).toContain('  renamed TEXT, -- dates stored as text, not in sortable form');
+  expect(text).toContain("  city TEXT, -- e.g. 'Newark', 'Trenton'");
+  expect(text).toContain("  stamped DATETIME -- e.g. '2021-03-15'");
+});
+
+it('says how each matched value was found, the exact ones as such', () => {
+  const values = new Map([
+    [
+      'addresses.state',
+      {
+        matched: [
+          { value: 'NorthCarolina', kind: 'joined' as const, phrase: 'north carolina' },
+          { value: 'Republic', kind: 'exact' as const, phrase: 'republic' },
+          { value: 'Japan', kind: 'derived' as const, phrase: 'japanese' },
+          { value: 'Gelderland', kind: 'corrected' as const, phrase: 'gelderlnd' },
+          { value: 'Federal Republic', kind: 'partial' as const, phrase: 'republic' },
+        ],
+        typical: ['NJ'],
+      },
+    ],
+  ]);
+  const text = renderSchema(addresses, { datasourceId: 'mail', policies: null, roles: [], values });
+  expect(text).toContain(
+    "  state TEXT, -- matches: 'NorthCarolina' (joined spelling of \"north carolina\"), 'Republic' (exact), " +
+      '\'Japan\' (derived from "japanese"), \'Gelderland\' (corrected from "gelderlnd"), ' +
+      "'Federal Republic' (partial: \"republic\"); e.g. 'NJ'\n",
   );
 });

@@ -17,6 +17,28 @@ export function normaliseText(text: string): string {
     .trim();
 }
 
+/** normaliseText without the lower-casing: "AL" and "Al" stay apart. */
+export function normaliseKeepingCase(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A question's words folded (as the index keys them) and, at the same positions, as written. Where
+ * lower-casing changes the words themselves (a rare letter that lower-cases to two), the written
+ * form is the folded one.
+ */
+export function questionWords(text: string): { folded: string[]; written: string[] } {
+  const n = normaliseText(text);
+  const folded = n ? n.split(' ') : [];
+  const kept = normaliseKeepingCase(text);
+  const written = kept.toLowerCase() === n && kept ? kept.split(' ') : folded;
+  return { folded, written };
+}
+
 export function words(text: string): string[] {
   const n = normaliseText(text);
   return n ? n.split(' ') : [];

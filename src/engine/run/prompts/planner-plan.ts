@@ -48,7 +48,7 @@ export const PLANNER_SYSTEM = [
   '- Join tables through their foreign keys (REFERENCES in the schema) unless the question needs another condition.',
   '- Give output columns readable aliases when they are expressions.',
   '- Add ORDER BY and LIMIT only when the question asks for a ranking, a top-N or an order.',
-  '- Write text values as the schema spells them: a `matches:` value is stored as shown and is the one the question means.',
+  "- Write text values as the schema spells them. `matches:` shows stored values the question's words may name and how each matched: when the question names one, use it as stored.",
   '- If the schema cannot answer the question, return plan null and say why in unanswerable_reason.',
 ].join('\n');
 

@@ -7,6 +7,8 @@
  * values and no statistics.
  */
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
+import type { MatchKind } from '../../index/values/value-index';
+import { textShape } from '../../index/values/text-shape';
 import { canReadColumn, canReadTable, type RolePolicies } from '../../policy/rbac';
 
 export interface SchemaPromptOptions {
@@ -28,11 +30,19 @@ export interface SchemaPromptOptions {
 
 export interface ColumnValueHints {
   /** Values the question names, spelled as stored, best first. */
-  readonly matched: readonly string[];
+  readonly matched: readonly MatchedValue[];
   /** The column's most frequent values; the snapshot's samples when empty. */
   readonly typical?: readonly string[];
   /** Every stored value of the column is distinct (one example shows the format). */
   readonly unique?: boolean;
+}
+
+/** A stored value the question names, how (value index match kind), and through which of its words. */
+export interface MatchedValue {
+  readonly value: string;
+  readonly kind: MatchKind;
+  /** The question's words the match covers. */
+  readonly phrase: string;
 }
 
 /**
@@ -142,17 +152,59 @@ function sampleBudget(c: ColumnInfo, samples: number, isKey: boolean): number {
   return isKey ? 0 : Math.min(samples, 1);
 }
 
-/** Values the question names first (as stored), then a few typical ones; each spelled as SQL writes it. */
+/**
+ * What a text column holds when its type hides it (numbers or dates as text), then the values the
+ * question names (as stored, each with the kind of match), then a few typical ones; each spelled as
+ * SQL writes it, with line breaks escaped and long typical values cut.
+ */
 function valueComment(c: ColumnInfo, hints: ColumnValueHints | undefined, samples: number): string {
   const matched = hints?.matched ?? [];
-  const typical = (hints?.typical?.length ? hints.typical : c.sampleValues).filter(
-    (v) => !matched.includes(v as string),
-  );
+  const shape = hidesContent(c) ? textShape(c.sampleValues) : null;
+  // The value index keeps no numbers or dates: for such a column the introspected samples show it.
+  const source = hints?.typical?.length && !shape ? hints.typical : c.sampleValues;
+  const typical = source.filter((v) => !matched.some((m) => m.value === v));
   const out: string[] = [];
-  if (matched.length) out.push(`matches: ${matched.map(sqlLiteral).join(', ')}`);
+  if (shape?.kind === 'number') out.push('numbers stored as text: cast to compare or sort');
+  if (shape?.kind === 'date')
+    out.push(
+      shape.sortable
+        ? 'dates stored as text'
+        : 'dates stored as text, not in sortable form: parse to compare or sort',
+    );
+  if (matched.length) out.push(`matches: ${matched.map(describeMatch).join(', ')}`);
   const shown = hints?.unique ? Math.min(samples, 1) : samples;
-  if (shown > 0 && typical.length) out.push(`e.g. ${typical.slice(0, shown).map(sqlLiteral).join(', ')}`);
+  if (shown > 0 && typical.length)
+    out.push(
+      `e.g. ${typical
+        .slice(0, shown)
+        .map((v) => sqlLiteral(v, MAX_SAMPLE_CHARS))
+        .join(', ')}`,
+    );
   return out.join('; ');
+}
+
+/** A text column whose declared type does not say it holds numbers or dates (TEXT, VARCHAR; not DATETIME). */
+function hidesContent(c: ColumnInfo): boolean {
+  return (
+    (c.kind === 'text' || c.kind === 'other') && !/date|time|year|int|num|dec|real|float|double/i.test(c.type)
+  );
+}
+
+/** Longest typical value shown whole; longer ones are cut and end in an ellipsis after the quote. */
+const MAX_SAMPLE_CHARS = 60;
+
+const MATCH_LABEL: Record<MatchKind, string> = {
+  exact: 'exact',
+  joined: 'joined spelling of',
+  corrected: 'corrected from',
+  derived: 'derived from',
+  partial: 'partial:',
+};
+
+/** `'France' (exact)`, `'NorthCarolina' (joined spelling of "north carolina")`. */
+function describeMatch(m: MatchedValue): string {
+  const how = m.kind === 'exact' ? MATCH_LABEL.exact : `${MATCH_LABEL[m.kind]} "${m.phrase}"`;
+  return `${sqlLiteral(m.value)} (${how})`;
 }
 
 /** `schema.table` as the index names it, lower-cased (retrieval's sets use it). */
@@ -160,8 +212,24 @@ function qualified(t: TableInfo): string {
   return (t.schema ? `${t.schema}.${t.name}` : t.name).toLowerCase();
 }
 
-function sqlLiteral(v: string | number | boolean): string {
-  return typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v);
+/**
+ * A value as a SQL literal on one line: quotes doubled, line breaks and other control characters
+ * escaped (`'NJ\\n'`), so a stored newline cannot break the DDL's layout; cut past `max` characters.
+ */
+function sqlLiteral(v: string | number | boolean, max = Infinity): string {
+  if (typeof v !== 'string') return String(v);
+  const chars = [...v];
+  const cut = chars.length > max;
+  const text = (cut ? chars.slice(0, max).join('') : v)
+    .replace(/'/g, "''")
+    .replace(/[\p{Cc}\u2028\u2029]/gu, escapeControl);
+  return cut ? `'${text}'…` : `'${text}'`;
+}
+
+const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeControl(ch: string): string {
+  return CONTROL_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Number of columns over which the planner gets retrieved tables instead of the whole schema. */

@@ -9,7 +9,7 @@ import type { SchemaSnapshot } from '../../datasources/schema';
 import { tableKey } from '../../index/entries';
 import { isValueColumn } from '../../index/values/collect';
 import type { ValueIndex, ValueMatch } from '../../index/values/value-index';
-import type { ColumnValueHints } from './schema-text';
+import type { ColumnValueHints, MatchedValue } from './schema-text';
 
 /** Matches shown per column, and in all. */
 const MATCHES_PER_COLUMN = 3;
@@ -39,12 +39,12 @@ export function valueHints(
     limit: MATCHES_IN_ALL,
   });
   const matches = accept ? found.filter(accept) : found;
-  const matched = new Map<string, string[]>();
+  const matched = new Map<string, MatchedValue[]>();
   for (const m of matches) {
     const name = byKey.get(m.table);
     if (!name) continue;
     const key = `${name}.${m.column}`.toLowerCase();
-    matched.set(key, [...(matched.get(key) ?? []), m.value]);
+    matched.set(key, [...(matched.get(key) ?? []), { value: m.value, kind: m.kind, phrase: m.phrase }]);
   }
   const hints = new Map<string, ColumnValueHints>();
   for (const t of snapshot.tables) {
