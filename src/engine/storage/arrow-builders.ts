@@ -36,13 +36,16 @@ function grow<T extends Uint8Array | Int32Array>(array: T, needed: number, fill 
 class Validity {
   private bits: Uint8Array | undefined;
 
+  constructor(private readonly capacity: number) {}
+
   /** Copies `rows` bits of `source` to bit `at`; null `source`: all valid. */
   append(source: Uint8Array | null, at: number, rows: number): void {
     if (!source) {
       // Bits never written are valid (the bitmap is filled with ones).
       return;
     }
-    const bits = (this.bits = grow(this.bits ?? new Uint8Array(256).fill(0xff), (at + rows + 7) >> 3, 0xff));
+    const start = this.bits ?? new Uint8Array((this.capacity + 7) >> 3).fill(0xff);
+    const bits = (this.bits = grow(start, (at + rows + 7) >> 3, 0xff));
     if ((at & 7) === 0) {
       const whole = rows >> 3;
       bits.set(source.subarray(0, whole), at >> 3);
@@ -69,14 +72,18 @@ class Validity {
 
 /** Values of a fixed byte width, copied from DuckDB whole. */
 class FixedWidthBuilder implements ColumnBuilder {
-  private bytes = new Uint8Array(16 * 1024);
+  private bytes: Uint8Array;
   private length = 0;
-  private readonly validity = new Validity();
+  private readonly validity: Validity;
 
   constructor(
     private readonly type: DataType,
     private readonly width: number,
-  ) {}
+    rows: number,
+  ) {
+    this.bytes = new Uint8Array(rows * width);
+    this.validity = new Validity(rows);
+  }
 
   append(chunk: DuckDBDataChunk, column: number): void {
     const rows = chunk.rowCount;
@@ -102,10 +109,15 @@ class FixedWidthBuilder implements ColumnBuilder {
 
 /** Booleans: one byte each in DuckDB, one bit each in Arrow. */
 class BoolBuilder implements ColumnBuilder {
-  private bits = new Uint8Array(1024);
+  private bits: Uint8Array;
   private length = 0;
-  private readonly validity = new Validity();
+  private readonly validity: Validity;
   private readonly type = arrowType({ type: 'bool' });
+
+  constructor(rows: number) {
+    this.bits = new Uint8Array((rows + 7) >> 3);
+    this.validity = new Validity(rows);
+  }
 
   append(chunk: DuckDBDataChunk, column: number): void {
     const rows = chunk.rowCount;
@@ -131,11 +143,16 @@ class BoolBuilder implements ColumnBuilder {
 
 /** Binary: each value's bytes read on its own (blobs are rare in results), end to end. */
 class BinaryBuilder implements ColumnBuilder {
-  private offsets = new Int32Array(2049);
+  private offsets: Int32Array;
   private bytes = new Uint8Array(16 * 1024);
   private length = 0;
-  private readonly validity = new Validity();
+  private readonly validity: Validity;
   private readonly type = arrowType({ type: 'binary' });
+
+  constructor(rows: number) {
+    this.offsets = new Int32Array(rows + 1);
+    this.validity = new Validity(rows);
+  }
 
   append(chunk: DuckDBDataChunk, column: number): void {
     const vector = chunk.getColumnVector(column);
@@ -166,10 +183,15 @@ class BinaryBuilder implements ColumnBuilder {
 
 /** Utf8: offsets from each value's length in bytes; the bytes themselves come whole at the end. */
 class Utf8Builder implements ColumnBuilder {
-  private offsets = new Int32Array(2049);
+  private offsets: Int32Array;
   private length = 0;
-  private readonly validity = new Validity();
+  private readonly validity: Validity;
   private readonly type = arrowType({ type: 'utf8' });
+
+  constructor(rows: number) {
+    this.offsets = new Int32Array(rows + 1);
+    this.validity = new Validity(rows);
+  }
 
   append(chunk: DuckDBDataChunk, column: number): void {
     const rows = chunk.rowCount;
@@ -200,24 +222,25 @@ class Utf8Builder implements ColumnBuilder {
   }
 }
 
-export function columnBuilder(encoding: ArrowEncoding): ColumnBuilder {
+/** `rows`: the rows the batch will have, so that its buffers are allocated once, to size. */
+export function columnBuilder(encoding: ArrowEncoding, rows: number): ColumnBuilder {
   const type = arrowType(encoding);
   switch (encoding.type) {
     case 'int64':
     case 'float64':
     case 'timestamp':
     case 'time':
-      return new FixedWidthBuilder(type, 8);
+      return new FixedWidthBuilder(type, 8, rows);
     case 'date':
-      return new FixedWidthBuilder(type, 4);
+      return new FixedWidthBuilder(type, 4, rows);
     case 'decimal':
       // DuckDB's DECIMAL(38, s) is a 128-bit two's complement integer, low half first: Arrow's layout.
-      return new FixedWidthBuilder(type, 16);
+      return new FixedWidthBuilder(type, 16, rows);
     case 'bool':
-      return new BoolBuilder();
+      return new BoolBuilder(rows);
     case 'binary':
-      return new BinaryBuilder();
+      return new BinaryBuilder(rows);
     case 'utf8':
-      return new Utf8Builder();
+      return new Utf8Builder(rows);
   }
 }

@@ -39,10 +39,12 @@ const FIRST_BATCH_ROWS = 8192;
 const BATCH_TARGET_BYTES = 8 * 1024 * 1024;
 const MAX_BATCH_ROWS = 131_072;
 /**
- * Batches DuckDB reads while the current one is built and sent, each on a connection of its own
- * with one thread (parquet-reader.ts): two keep both cores busy, as the CSV export's two slices do.
+ * Batches DuckDB reads (each on a connection of its own, one thread: parquet-reader.ts) while the
+ * current one is built and sent. One already keeps both cores busy, DuckDB's thread and the event
+ * loop; with two, the 2-million-row bench was no faster within its noise and each download held
+ * 20-30 MB more (bench/README.md).
  */
-const BATCHES_AHEAD = 2;
+const BATCHES_AHEAD = 1;
 
 export interface ArrowExportSource {
   /** Used for the export alone, and closed with it. */
@@ -79,23 +81,38 @@ export async function openArrowExport(source: ArrowExportSource): Promise<Readab
   return new ArrowExportStream(source, plans, arrowSchema(plans, schemaMetadata(source)));
 }
 
-/** The writer's sink: collects what one call wrote, taken out as one buffer. */
+/** Parts at least this big are sent as views of the batch's own buffers, not copied. */
+const VIEW_BYTES = 64 * 1024;
+
+/**
+ * The writer's sink: collects what one call wrote. The small parts (message headers, padding) are
+ * joined; a column's values go out as they are, so a batch is not held twice.
+ */
 class CollectedBytes extends AsyncByteQueue {
   private parts: Uint8Array[] = [];
-  private size = 0;
 
   /** The writer passes Uint8Array views only (its `_write` converts first). */
   override write(value: Parameters<AsyncByteQueue['write']>[0]): void {
     const bytes = value as Uint8Array;
-    if (!bytes.byteLength) return;
-    this.parts.push(bytes);
-    this.size += bytes.byteLength;
+    if (bytes.byteLength) this.parts.push(bytes);
   }
 
-  take(): Buffer {
-    const out = Buffer.concat(this.parts, this.size);
+  take(): Buffer[] {
+    const out: Buffer[] = [];
+    let small: Uint8Array[] = [];
+    const join = () => {
+      if (small.length) out.push(Buffer.concat(small));
+      small = [];
+    };
+    for (const part of this.parts) {
+      if (part.byteLength < VIEW_BYTES) small.push(part);
+      else {
+        join();
+        out.push(Buffer.from(part.buffer, part.byteOffset, part.byteLength));
+      }
+    }
+    join();
     this.parts = [];
-    this.size = 0;
     return out;
   }
 }
@@ -144,7 +161,9 @@ export class ArrowExportStream extends Readable {
       (bytes) => {
         // Cleared before pushing: a push may call _read again at once.
         this.inFlight = undefined;
-        if (!this.destroyed) this.push(bytes);
+        if (this.destroyed) return;
+        if (!bytes) this.push(null);
+        else for (const part of bytes) this.push(part);
       },
       (err: unknown) => {
         this.inFlight = undefined;
@@ -171,7 +190,7 @@ export class ArrowExportStream extends Readable {
   }
 
   /** The schema first, then one record batch per call (the last with the end marker); null after. */
-  private async nextBytes(): Promise<Buffer | null> {
+  private async nextBytes(): Promise<Buffer[] | null> {
     if (!this.started) {
       this.started = true;
       this.writer.reset(this.sink, this.schema);
@@ -262,7 +281,7 @@ export class ArrowExportStream extends Readable {
   }
 
   private async build(fetched: FetchedBatch): Promise<RecordBatch> {
-    const builders = this.plans.map((p) => columnBuilder(p.encoding));
+    const builders = this.plans.map((p) => columnBuilder(p.encoding, fetched.rows));
     for (const [n, chunk] of fetched.chunks.entries()) {
       // One turn of the event loop per chunk (2048 rows) keeps other requests waiting a few ms at most.
       if (n) await turnOfTheLoop();
