@@ -4,7 +4,7 @@
  * value by value with its Parquet artifact; the route keeps the 401/404 rules of the other result
  * routes; a download the client leaves releases the file and its connections.
  */
-import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import * as P from '../../src/engine/plan/build';
 import { arrowAgainstParquet } from '../support/arrow-compare';
 import { startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
+import { openFilesUnder } from '../support/open-files';
 import { http } from '../support/http';
 import { PipelineModel, questionOf } from '../support/pipeline-model';
 
@@ -95,17 +96,6 @@ function getBytes(
     })
       .on('error', reject)
       .end();
-  });
-}
-
-function openFilesUnder(dir: string): string[] {
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      return target.startsWith(dir) ? [target] : [];
-    } catch {
-      return [];
-    }
   });
 }
 
