@@ -5,8 +5,11 @@
  * own `writeResult` (the path a run takes), then measures:
  * - page latency at offset 0, the middle and the end (median of several reads of 100 rows);
  * - CSV export throughput of `streamCsv` into a file, next to DuckDB's own
- *   `COPY ... TO csv` of the same parquet file in the same run, and the export's peak RSS growth.
- * Targets: page end/start <= 1.5; CSV >= 0.5 of DuckDB's speed; RSS growth < 64 MB.
+ *   `COPY ... TO csv` of the same parquet file in the same run, and the export's peak RSS growth;
+ * - the Arrow IPC export (`streamArrow`, the `.arrow` route) of the same result into a file: rows
+ *   per second against the CSV export's, process CPU of each, and its peak RSS growth.
+ * Targets: page end/start <= 1.5; CSV >= 0.5 of DuckDB's speed; RSS growth < 64 MB (the CSV
+ * export; the Arrow export's second run, after what the first leaves for good).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtempSync, rmSync, statSync, createWriteStream } from 'node:fs';
@@ -44,7 +47,23 @@ export interface ResultsFigures {
   readonly duckdb_copy_mb_per_s: number;
   readonly csv_vs_duckdb: number;
   readonly csv_rss_growth_mb: number;
-  readonly targets_met: { readonly page_ratio: boolean; readonly csv_speed: boolean; readonly rss: boolean };
+  /** CPU of the whole process (every thread: DuckDB's too) while exporting. */
+  readonly csv_cpu_s: number;
+  readonly arrow_mb: number;
+  readonly csv_rows_per_s: number;
+  readonly arrow_rows_per_s: number;
+  /** Arrow's rows per second over CSV's (the files differ in size, so rows, not bytes). */
+  readonly arrow_vs_csv: number;
+  readonly arrow_cpu_s: number;
+  readonly arrow_rss_growth_mb: number;
+  /** The same export run again at once: what each further download holds. */
+  readonly arrow_again_rss_growth_mb: number;
+  readonly targets_met: {
+    readonly page_ratio: boolean;
+    readonly csv_speed: boolean;
+    readonly rss: boolean;
+    readonly arrow_rss: boolean;
+  };
 }
 
 /** Rows like a real result: ids, names (every 7th needs CSV quoting), amounts, flags and nulls. */
@@ -92,18 +111,25 @@ function rssSampler(): { stop(): number } {
   };
 }
 
-async function exportCsv(
-  store: LocalResultStore,
+/** One export of the result into `out`: wall seconds, process CPU seconds, peak RSS growth. */
+async function timedExport(
+  open: () => Promise<NodeJS.ReadableStream>,
   out: string,
-): Promise<{ seconds: number; rssGrowthMb: number }> {
+): Promise<{ seconds: number; cpuSeconds: number; rssGrowthMb: number }> {
   const rss = rssSampler();
+  const cpu = process.cpuUsage();
   const t0 = performance.now();
   try {
-    await pipeline(await store.streamCsv('bench', 'run', 'result'), createWriteStream(out));
+    await pipeline(await open(), createWriteStream(out));
   } finally {
     rss.stop();
   }
-  return { seconds: (performance.now() - t0) / 1000, rssGrowthMb: rss.stop() };
+  const used = process.cpuUsage(cpu);
+  return {
+    seconds: (performance.now() - t0) / 1000,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    rssGrowthMb: rss.stop(),
+  };
 }
 
 async function duckdbCopySeconds(parquet: string, out: string): Promise<number> {
@@ -157,8 +183,14 @@ export async function run(args: BenchArgs): Promise<ResultsFigures> {
     const end = await pageMs(store, rows - PAGE_LIMIT);
 
     const ours = join(dir, 'export.csv');
-    const csv = await exportCsv(store, ours);
+    const csv = await timedExport(() => store.streamCsv('bench', 'run', 'result'), ours);
     const csvMb = statSync(ours).size / MB;
+    const arrowFile = join(dir, 'export.arrows');
+    const arrow = await timedExport(() => store.streamArrow('bench', 'run', 'result'), arrowFile);
+    // Again: the first export's growth includes what DuckDB and the allocator keep for good (its
+    // connections' buffers), the second only what a download holds.
+    const arrowAgain = await timedExport(() => store.streamArrow('bench', 'run', 'result'), arrowFile);
+    const arrowMb = statSync(arrowFile).size / MB;
     const reference = join(dir, 'duckdb.csv');
     t0 = performance.now();
     const copyS = await duckdbCopySeconds(parquet, reference);
@@ -179,10 +211,19 @@ export async function run(args: BenchArgs): Promise<ResultsFigures> {
       duckdb_copy_mb_per_s: round(duckMbPerS, 1),
       csv_vs_duckdb: round(csvMbPerS / duckMbPerS),
       csv_rss_growth_mb: round(csv.rssGrowthMb, 1),
+      csv_cpu_s: round(csv.cpuSeconds),
+      arrow_mb: round(arrowMb, 1),
+      csv_rows_per_s: Math.round(rows / csv.seconds),
+      arrow_rows_per_s: Math.round(rows / arrow.seconds),
+      arrow_vs_csv: round(csv.seconds / arrow.seconds),
+      arrow_cpu_s: round(arrow.cpuSeconds),
+      arrow_rss_growth_mb: round(arrow.rssGrowthMb, 1),
+      arrow_again_rss_growth_mb: round(arrowAgain.rssGrowthMb, 1),
       targets_met: {
         page_ratio: end / start <= 1.5,
         csv_speed: csvMbPerS / duckMbPerS >= 0.5,
         rss: csv.rssGrowthMb < 64,
+        arrow_rss: arrowAgain.rssGrowthMb < 64,
       },
     };
     printTable(figures);
@@ -210,5 +251,17 @@ function printTable(f: ResultsFigures): void {
     'duckdb COPY csv (MB/s)': { value: f.duckdb_copy_mb_per_s, target: '', status: '' },
     'csv / duckdb': { value: f.csv_vs_duckdb, target: '>= 0.5', status: ok(f.targets_met.csv_speed) },
     'csv RSS growth (MB)': { value: f.csv_rss_growth_mb, target: '< 64', status: ok(f.targets_met.rss) },
+    'csv CPU (s)': { value: f.csv_cpu_s, target: '', status: '' },
+    'arrow (MB)': { value: f.arrow_mb, target: '', status: '' },
+    'csv (rows/s)': { value: f.csv_rows_per_s, target: '', status: '' },
+    'arrow (rows/s)': { value: f.arrow_rows_per_s, target: '', status: '' },
+    'arrow / csv (rows/s)': { value: f.arrow_vs_csv, target: '', status: '' },
+    'arrow CPU (s)': { value: f.arrow_cpu_s, target: '', status: '' },
+    'arrow RSS growth, first (MB)': { value: f.arrow_rss_growth_mb, target: '', status: '' },
+    'arrow RSS growth, again (MB)': {
+      value: f.arrow_again_rss_growth_mb,
+      target: '< 64',
+      status: ok(f.targets_met.arrow_rss),
+    },
   });
 }

@@ -12,6 +12,8 @@ export interface CommandOptions {
   readonly datasource: string | null;
   readonly json: boolean;
   readonly all: boolean;
+  /** `ask --arrow FILE`: where to write the results as Arrow IPC streams; null: not asked. */
+  readonly arrow?: string | null;
 }
 
 /** A command line that cannot be run as written: printed with the usage, exit code 2. */

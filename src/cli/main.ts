@@ -2,7 +2,7 @@
  * `nl2sql <command>`: the service from the command line.
  *
  *   serve                                  run the API (as `npm start`)
- *   ask "question" [--datasource ID] [--json] [--role R]
+ *   ask "question" [--datasource ID] [--json] [--role R] [--arrow FILE]
  *                                          answer one question: the answer, the SQL and a table
  *   check-config [FILE]                    validate a config without starting (exit 0 or 1)
  *   index [ID | --all]                     build the schema and value index
@@ -26,8 +26,9 @@ const USAGE = `usage: nl2sql <command> [options]
 
 commands:
   serve                                   run the API server (as npm start)
-  ask "question" [--datasource ID] [--json] [--role ROLE]
-                                          answer one question: the answer, the SQL and a table
+  ask "question" [--datasource ID] [--json] [--role ROLE] [--arrow FILE]
+                                          answer one question: the answer, the SQL and a table;
+                                          --arrow FILE also writes the result as an Arrow IPC stream
   check-config [FILE]                     validate a config without starting the service
   index [ID | --all]                      build the schema and value index of one datasource or all
   mcp [--role ROLE]                       serve MCP on stdin/stdout over the same engine
@@ -42,6 +43,7 @@ const OPTIONS = {
   role: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   all: { type: 'boolean' },
+  arrow: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -72,6 +74,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     datasource: values.datasource ?? null,
     json: values.json ?? false,
     all: values.all ?? false,
+    arrow: values.arrow ?? null,
   };
   try {
     switch (command) {

@@ -26,12 +26,19 @@ describe('bench results (smoke)', () => {
         figures.page_ms.end,
         figures.csv_mb_per_s,
         figures.duckdb_copy_mb_per_s,
+        figures.arrow_rows_per_s,
+        figures.csv_rows_per_s,
+        figures.arrow_vs_csv,
       ]) {
         expect(value).toBeGreaterThan(0);
       }
       expect(typeof figures.csv_rss_growth_mb).toBe('number');
       // 20,000 rows of about 40 bytes: the export really wrote the whole result.
       expect(figures.csv_mb).toBeGreaterThan(0.5);
+      // The Arrow export wrote it too: 20,000 rows of an Int64, a Float64 and text at least.
+      expect(figures.arrow_mb).toBeGreaterThan(0.5);
+      expect(typeof figures.arrow_rss_growth_mb).toBe('number');
+      expect(child.stdout).toContain('arrow / csv');
     } finally {
       rmSync(out, { force: true });
     }

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_DATASOURCE, DEMO_VERIFIED_QUERIES, ensureDemoDatabase } from '../../src/demo';
 import type { OperatorEvent } from '../../src/engine/events/operator-events';
@@ -170,6 +171,15 @@ describe('the playground page', () => {
     expect(download.suggestedFilename()).toMatch(/_sq1\.csv$|\.csv$/);
     expect(csv[0]).toBe('day,revenue');
     expect(csv).toHaveLength(SALES_DAYS + 1);
+    // Beside it, the same result as an Arrow IPC stream, typed.
+    const [arrow] = await Promise.all([page.waitForEvent('download'), page.click('a.arrow')]);
+    expect(arrow.suggestedFilename()).toMatch(/_sq1\.arrows$/);
+    const table = tableFromIPC(readFileSync(await arrow.path()));
+    expect(table.numRows).toBe(SALES_DAYS);
+    expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`)).toEqual([
+      'day: Utf8',
+      'revenue: Float64',
+    ]);
 
     expect(await page.textContent('#run-source')).toBe('source: generated');
     const calls = fake.requests.length;
@@ -324,6 +334,8 @@ describe('the playground with roles from a header', () => {
         .trim()
         .split(/\r?\n/),
     ).toHaveLength(SALES_DAYS + 1);
+    const [arrow] = await Promise.all([page.waitForEvent('download'), page.click('a.arrow')]);
+    expect(tableFromIPC(readFileSync(await arrow.path())).numRows).toBe(SALES_DAYS);
     await screenshot(page, 'header-roles-settings');
 
     expect(offHost()).toEqual([]);

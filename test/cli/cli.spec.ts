@@ -3,12 +3,14 @@
  * datasource and the scripted model server; MCP over stdio through the SDK's own client.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { makeSqliteFixture } from '../support/app';
+import { arrowAgainstParquet } from '../support/arrow-compare';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
 import { PipelineModel } from '../support/pipeline-model';
@@ -136,6 +138,31 @@ describe('ask', () => {
     const body = JSON.parse(r.stdout);
     expect(body).toMatchObject({ status: 'success', source: { type: 'generated' } });
     expect(body.sub_queries[0].rows.total_rows).toBe(3);
+  });
+
+  it('writes the whole result as an Arrow IPC stream with --arrow FILE', async () => {
+    script();
+    const file = join(dir, 'orders.arrows');
+    const r = await nl2sql([
+      'ask',
+      'Show every order id with its amount',
+      '--json',
+      '--arrow',
+      file,
+      '--config',
+      configFile,
+      '--role',
+      'analyst',
+    ]);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    const resultId = body.sub_queries[0].id;
+    expect(r.stderr).toContain(`wrote result ${resultId} to ${file} (Arrow IPC stream)`);
+    const back = await arrowAgainstParquet(
+      readFileSync(file),
+      fileURLToPath(body.artifact_refs[resultId].uri),
+    );
+    expect(back).toMatchObject({ rows: 3, mismatches: [], types: { id: 'Int64', amount: 'Float64' } });
   });
 
   it('exits 1 with the reason when the run fails', async () => {

@@ -112,6 +112,7 @@ it('calls every route of the running app through the generated client, branching
     'query 422 REQUEST_INVALID',
     'resultPage 422 REQUEST_INVALID',
     'resultCsv 404 NOT_FOUND',
+    'resultArrow 404 NOT_FOUND',
     'getLlm 404 NOT_FOUND',
     'replaceLlm 403 ROLE_FORBIDDEN',
     'replaceLlm 422 CONFIG_INVALID',

@@ -4,6 +4,7 @@
  * verified query run by id with typed values, and tool errors that carry the service's error_code.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { tableFromIPC } from 'apache-arrow';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OperatorEvents, type OperatorEvent } from '../../src/engine/events/operator-events';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
@@ -227,4 +228,51 @@ it('takes roles from the same header as HTTP, and offers only POST', async () =>
   const get = await http('GET', `${app.url}/mcp`);
   expect(get.status).toBe(405);
   expect(get.json().error_code).toBe('METHOD_NOT_ALLOWED');
+});
+
+it('hands a page out as the Arrow IPC stream of the .arrow route, typed, with the path of the whole result', async () => {
+  new PipelineModel(fake)
+    .single('shop')
+    .on('sql_draft', {
+      json: { sql: 'SELECT id, amount FROM orders ORDER BY id', unanswerable_reason: null },
+    })
+    .on('answer', { text: 'Three orders.' });
+  const client = await connect('analyst');
+  const s = (await call(client, 'ask', { question: 'Show every order id with its amount, typed' }))
+    .structuredContent;
+  const page = await call(client, 'get_result_page', {
+    request_id: s.request_id,
+    result_id: s.sub_queries[0].result_id,
+    offset: 1,
+    format: 'arrow',
+  });
+  const whole = `/api/v1/query/${s.request_id}/results/${s.sub_queries[0].result_id}.arrow`;
+  expect(page.structuredContent).toMatchObject({
+    columns: ['id', 'amount'],
+    rows: [],
+    offset: 1,
+    total_rows: 3,
+    next_offset: null,
+    arrow: { media_type: 'application/vnd.apache.arrow.stream', rows: 2, whole_result_path: whole },
+  });
+  const resource = (page.content as any[]).find((c) => c.type === 'resource').resource;
+  expect(resource.mimeType).toBe('application/vnd.apache.arrow.stream');
+  const table = tableFromIPC(Buffer.from(resource.blob, 'base64'));
+  expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`)).toEqual([
+    'id: Int64',
+    'amount: Float64',
+  ]);
+  expect(table.toArray().map((r) => [r.id, r.amount])).toEqual([
+    [2n, 20],
+    [3n, 7.25],
+  ]);
+  // The route the answer names streams the whole result.
+  const res = await fetch(`${app.url}${whole}`, { headers: { 'X-Roles': 'analyst' } });
+  expect(tableFromIPC(new Uint8Array(await res.arrayBuffer())).numRows).toBe(3);
+  const missing = await call(client, 'get_result_page', {
+    request_id: s.request_id,
+    result_id: 'nope',
+    format: 'arrow',
+  });
+  expect(missing).toMatchObject({ isError: true, structuredContent: { error_code: 'NOT_FOUND' } });
 });

@@ -37,6 +37,7 @@ it('documents every route of the spec with its methods, each with a summary and 
       'POST /api/v1/query/stream',
       'GET /api/v1/query/{request_id}/results/{result_id}',
       'GET /api/v1/query/{request_id}/results/{result_id}.csv',
+      'GET /api/v1/query/{request_id}/results/{result_id}.arrow',
       'POST /api/v1/datasource',
       'GET /api/v1/datasource',
       'GET /api/v1/datasource/{datasource_id}',
@@ -77,13 +78,18 @@ it('types error_code as the closed list of codes, on every error response, alway
       }
     }
   }
-  // The stream and the CSV route answer their successes in their own type only.
+  // The stream, the CSV and the Arrow route answer their successes in their own type only.
   expect(Object.keys(doc.paths['/api/v1/query/stream'].post.responses['200'].content)).toEqual([
     'text/event-stream',
   ]);
   expect(
     Object.keys(doc.paths['/api/v1/query/{request_id}/results/{result_id}.csv'].get.responses['200'].content),
   ).toEqual(['text/csv']);
+  expect(
+    Object.keys(
+      doc.paths['/api/v1/query/{request_id}/results/{result_id}.arrow'].get.responses['200'].content,
+    ),
+  ).toEqual(['application/vnd.apache.arrow.stream']);
 });
 
 it('marks required exactly what is always there: a default does not make `execute` required', () => {

@@ -28,9 +28,10 @@ import { ResultsService } from '../../engine/admin/results.service';
 import { RunService } from '../../engine/run/run-service';
 import type { RunRequest } from '../../engine/run/run-state';
 import type { QueryResponse } from '../../engine/run/query-response';
-import type { ResultPage } from '../../engine/storage';
+import { ARROW_STREAM_MEDIA_TYPE, type ResultPage } from '../../engine/storage';
 import { ErrorBody } from '../common/error-body.dto';
 import { AnyRole, type RequestWithRoles } from '../common/roles.guard';
+import { ApiArrowResult } from './arrow-result.docs';
 import { QueryRequest, QueryResponseDto, ResultPageDto, ResultPageQuery } from './query.dto';
 import { QUERY_REQUEST_EXAMPLES, QUERY_RESPONSE_EXAMPLE, RESULT_PAGE_EXAMPLE } from './query.examples';
 
@@ -140,6 +141,23 @@ export class QueryController {
     // pipeline, not pipe: a client that leaves early destroys the export, which removes its scratch
     // slices and closes its DuckDB connections; a failing export cuts the response short.
     pipeline(csv, res, () => undefined);
+  }
+
+  /** The whole saved result as an Arrow IPC stream, written batch by batch. */
+  @Get(':request_id/results/:result_id.arrow')
+  @AnyRole()
+  @ApiArrowResult(RESULT_NOT_FOUND)
+  async resultArrow(
+    @Param('request_id') requestId: string,
+    @Param('result_id') resultId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const arrow = await this.results.arrow(requestId, resultId);
+    res.status(200);
+    res.setHeader('Content-Type', ARROW_STREAM_MEDIA_TYPE);
+    res.setHeader('Content-Disposition', `attachment; filename="${requestId}_${resultId}.arrows"`);
+    // As for CSV: a client that leaves early destroys the export, which closes its DuckDB connections.
+    pipeline(arrow, res, () => undefined);
   }
 
   /** One page of a run's saved result; only the requested slice is read. */

@@ -1,11 +1,13 @@
 /**
- * `nl2sql ask "question" [--datasource ID] [--json] [--role R]`: one question through the whole
- * pipeline; prints the answer, the SQL of each sub-query and its rows as a table (or, with --json,
- * the API's response body). Exit 1 when the run ends in error.
+ * `nl2sql ask "question" [--datasource ID] [--json] [--role R] [--arrow FILE]`: one question through
+ * the whole pipeline; prints the answer, the SQL of each sub-query and its rows as a table (or, with
+ * --json, the API's response body); --arrow writes each whole result as an Arrow IPC stream
+ * (arrow-output.ts). Exit 1 when the run ends in error.
  */
 import type { QueryResponse } from '../../engine/run/query-response';
 import { UsageError, type CommandIo, type CommandOptions } from '../io';
 import { formatTable } from '../table';
+import { writeArrowFiles } from '../arrow-output';
 import { commandRoles, withEngine } from '../with-engine';
 
 /** Rows printed per sub-query; the whole result is saved (its path is printed). */
@@ -24,6 +26,10 @@ export async function askCommand(
       roles: commandRoles(options.roles, config),
     });
     io.out(options.json ? JSON.stringify(response, null, 2) : render(response));
+    if (options.arrow) {
+      for (const w of await writeArrowFiles(engine, response, options.arrow))
+        io.err(`nl2sql: wrote result ${w.resultId} to ${w.path} (Arrow IPC stream)`);
+    }
     return response.status === 'error' ? 1 : 0;
   });
 }

@@ -10,6 +10,7 @@ export type {
 } from './result-store';
 export { ResultStore } from './result-store';
 export { LocalResultStore } from './local-result-store';
+export { ARROW_STREAM_MEDIA_TYPE } from './arrow-export-stream';
 export { LocalTraceStore, TraceStore } from './trace-store';
 export {
   DEFAULT_MAX_AGE_DAYS,

@@ -12,6 +12,7 @@ import type { ResultBatch } from '../datasources/adapter';
 import { EngineError } from '../errors';
 import { redact } from '../../config/redact';
 import { makeFolder } from './atomic-file';
+import { openArrowExport } from './arrow-export-stream';
 import { CsvExportStream } from './csv-export-stream';
 import { isPlainToken } from './ids';
 import { validatePageRequest } from './page-request';
@@ -140,6 +141,36 @@ export class LocalResultStore implements ResultStore {
         rowGroupEnds,
         scratchDir: this.options.scratchDir,
         sliceTargetBytes: this.options.csvSliceBytes,
+      });
+    } catch (err) {
+      connection.closeSync();
+      throw err;
+    }
+  }
+
+  async streamArrow(
+    tenant: string,
+    requestId: string,
+    resultId: string,
+    page?: PageRequest,
+  ): Promise<Readable> {
+    const valid = page && validatePageRequest(page);
+    const connection = await this.reader.connect();
+    try {
+      const { entry, path } = await this.locate(connection, { tenant, requestId, resultId });
+      const range = valid && {
+        start: valid.offset,
+        end: Math.max(valid.offset, Math.min(entry.row_count, valid.offset + valid.limit)),
+      };
+      const rowGroupEnds = await this.reader.rowGroupEnds(connection, path);
+      return await openArrowExport({
+        connection,
+        connect: () => this.reader.connect(),
+        path,
+        entry,
+        requestId,
+        rowGroupEnds,
+        range,
       });
     } catch (err) {
       connection.closeSync();

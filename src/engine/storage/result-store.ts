@@ -92,5 +92,15 @@ export abstract class ResultStore {
   ): Promise<ResultPage>;
   /** The whole result as UTF-8 CSV, header first, produced slice by slice as the reader pulls. */
   abstract streamCsv(tenant: string, requestId: string, resultId: string): Promise<Readable>;
+  /**
+   * The whole result (or one page of it) as an Arrow IPC stream with typed columns, built batch by
+   * batch as the reader pulls.
+   */
+  abstract streamArrow(
+    tenant: string,
+    requestId: string,
+    resultId: string,
+    page?: PageRequest,
+  ): Promise<Readable>;
   abstract close(): Promise<void>;
 }

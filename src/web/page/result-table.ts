@@ -1,6 +1,6 @@
 /**
  * The whole saved result of one sub-query, paged through GET /api/v1/query/{request_id}/results/
- * {result_id}, with the CSV route as a download link.
+ * {result_id}, with the CSV and Arrow routes as download links.
  */
 import { ApiError, type Api } from './api';
 import { cellText, h } from './dom';
@@ -59,22 +59,42 @@ export class ResultTable {
     private readonly requestId: string,
     private readonly resultId: string,
   ) {
-    const csv = h(
+    const csv = this.download('csv', '.csv', 'Download CSV', 'text/csv');
+    // For pandas, Polars, DuckDB or R: the typed columnar stream (`.arrows`, the IPC stream format).
+    const arrow = this.download(
+      'arrow',
+      '.arrow',
+      'Download Arrow',
+      'application/vnd.apache.arrow.stream',
+      '.arrows',
+    );
+    this.el.append(this.body, h('div', { class: 'pager' }, this.prev, this.info, this.next, csv, arrow));
+  }
+
+  private download(
+    kind: string,
+    route: string,
+    label: string,
+    accept: string,
+    saveAs = route,
+  ): HTMLAnchorElement {
+    const link = h(
       'a',
       {
-        class: 'csv',
-        href: `${resultPath(requestId, resultId)}.csv`,
-        download: `${requestId}_${resultId}.csv`,
+        class: kind,
+        href: `${resultPath(this.requestId, this.resultId)}${route}`,
+        download: `${this.requestId}_${this.resultId}${saveAs}`,
+        'data-accept': accept,
       },
-      'Download CSV',
+      label,
     );
-    csv.addEventListener('click', (event) => {
+    link.addEventListener('click', (event) => {
       // A plain link cannot carry the role header; then the file is fetched with it and saved from memory.
       if (!this.api.roleHeader) return;
       event.preventDefault();
-      void this.downloadWithHeaders(csv);
+      void this.downloadWithHeaders(link);
     });
-    this.el.append(this.body, h('div', { class: 'pager' }, this.prev, this.info, this.next, csv));
+    return link;
   }
 
   async load(offset: number): Promise<ResultPage | null> {
@@ -108,14 +128,16 @@ export class ResultTable {
   }
 
   private async downloadWithHeaders(link: HTMLAnchorElement): Promise<void> {
-    const res = await fetch(link.href, { headers: this.api.headers({ Accept: 'text/csv' }) });
+    const res = await fetch(link.href, {
+      headers: this.api.headers({ Accept: link.dataset.accept ?? '*/*' }),
+    });
     if (!res.ok) {
       const err = await ApiError.from(res);
-      this.info.textContent = `CSV: ${err.message}`;
+      this.info.textContent = `${link.textContent}: ${err.message}`;
       return;
     }
     const url = URL.createObjectURL(await res.blob());
-    const save = h('a', { href: url, download: link.getAttribute('download') ?? 'result.csv' });
+    const save = h('a', { href: url, download: link.getAttribute('download') ?? 'result' });
     document.body.append(save);
     save.click();
     save.remove();

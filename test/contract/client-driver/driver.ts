@@ -141,6 +141,17 @@ async function main(): Promise<void> {
   const noCsv = await sdk.resultCsv({ path: { request_id: 'nope', result_id: resultId } });
   report('resultCsv', noCsv);
   check(noCsv.error?.error_code === 'NOT_FOUND', 'unknown run is 404 NOT_FOUND, as JSON');
+  const arrow = await sdk.resultArrow({
+    path: { request_id: traceId, result_id: resultId },
+    parseAs: 'arrayBuffer',
+  });
+  report('resultArrow', arrow);
+  // An IPC stream opens with the continuation marker 0xFFFFFFFF before its schema message.
+  const head = arrow.data instanceof ArrayBuffer ? new Uint32Array(arrow.data, 0, 1)[0] : undefined;
+  check(head === 0xffffffff, 'an Arrow IPC stream');
+  const noArrow = await sdk.resultArrow({ path: { request_id: 'nope', result_id: resultId } });
+  report('resultArrow', noArrow);
+  check(noArrow.error?.error_code === 'NOT_FOUND', 'unknown run is 404 NOT_FOUND, as JSON');
 
   // Models.
   const llms = await sdk.listLlms();
