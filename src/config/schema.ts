@@ -84,6 +84,32 @@ const AgentFields = {
   max_retries: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
   headers: Type.Optional(Type.Record(Type.String(), Secret())),
   name: Type.Optional(Type.String()),
+  // Ollama only (provider `ollama` / `local_server`): which wire, the context cap, keep_alive.
+  wire: Type.Optional(
+    Type.Union([Type.Literal('native'), Type.Literal('openai'), Type.Null()], {
+      description:
+        "ollama only: 'native' (/api/chat; default for provider ollama) or 'openai' (/v1; default for local_server)",
+    }),
+  ),
+  num_ctx_max: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 256, maximum: 1_048_576 }), Type.Null()], {
+      description:
+        'ollama native wire only: the largest context (num_ctx) a request asks for (default 16384)',
+    }),
+  ),
+  keep_alive: Type.Optional(
+    Type.Union(
+      [
+        Type.String({ pattern: '^(0|-?([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$' }),
+        Type.Number(),
+        Type.Null(),
+      ],
+      {
+        description:
+          "ollama native wire only: how long the server keeps the model loaded after a request ('30m' by default; seconds as a number; negative: always; null: the server's own default)",
+      },
+    ),
+  ),
 };
 
 /** A per-agent override: any field of the default agent, all optional. */

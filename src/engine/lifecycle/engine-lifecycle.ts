@@ -95,15 +95,14 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     const agents = await probeAgents(this.llm.current());
     this.models.record(agents);
     for (const agent of agents) {
-      if (agent.reachable) continue;
-      this.log.warn(
-        `the model of agent '${agent.agent}' does not answer at ${agent.endpoint}: ${agent.hint}`,
-        {
-          agent: agent.agent,
-          provider: agent.provider,
-          model: agent.model,
-        },
-      );
+      // A hint without unreachability: the server answers but lacks the model (Ollama's list).
+      if (!agent.hint) continue;
+      const what = agent.reachable ? 'is not on the server' : 'does not answer';
+      this.log.warn(`the model of agent '${agent.agent}' ${what} at ${agent.endpoint}: ${agent.hint}`, {
+        agent: agent.agent,
+        provider: agent.provider,
+        model: agent.model,
+      });
     }
     await this.index.open(this.datasources.ids());
     if (this.config.storage.index.build_on_start) this.building = this.buildIndexIfNeeded();

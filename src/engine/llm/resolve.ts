@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { SecretResolutionError, type SecretManager } from '../../config/secrets';
 import { LlmError } from './errors';
+import { ollamaBaseUrl } from './providers/ollama/settings';
 import type { ProviderDefinition, ResolvedAgent } from './providers/provider';
 import type { ProviderRegistry } from './providers/registry';
 import type { AgentSpec } from './section';
@@ -57,13 +58,17 @@ export function resolveAgent(
     model: spec.model,
     temperature: spec.temperature,
     apiKey,
-    baseUrl: spec.baseUrl ?? def.defaultBaseUrl,
+    // Ollama's base URL is its server root; each wire derives its own endpoint from it.
+    baseUrl: spec.ollama
+      ? ollamaBaseUrl(spec.baseUrl, spec.ollama.wire)
+      : (spec.baseUrl ?? def.defaultBaseUrl),
     maxTokens: spec.maxTokens,
     timeoutS: spec.timeoutS,
     maxRetries: spec.maxRetries,
     headers,
     structuredOutput: spec.structuredOutput ?? def.structuredOutput,
     parseRetries: spec.parseRetries,
+    ollama: spec.ollama,
   };
   return { ok: true, agent, cacheKey: clientCacheKey(agent) };
 }
@@ -93,6 +98,7 @@ export function clientCacheKey(a: ResolvedAgent): string {
     max_tokens: a.maxTokens,
     timeout_s: a.timeoutS,
     max_retries: a.maxRetries,
+    ollama: a.ollama,
     api_key: a.apiKey === null ? null : digest(a.apiKey),
     headers: Object.keys(a.headers)
       .sort()

@@ -9,6 +9,7 @@ import { LlmSectionSchema, type AgentOverride, type LlmSection } from '../../con
 import { validateStrict } from '../../config/strict-validate';
 import { LlmError } from './errors';
 import type { ConfigPriceRow } from './prices';
+import { ollamaKeyProblems, ollamaSettings, type OllamaSettings } from './providers/ollama/settings';
 import type { StructuredMethod } from './providers/provider';
 import type { ProviderRegistry } from './providers/registry';
 
@@ -23,9 +24,11 @@ export const DEFAULT_PARSE_RETRIES = 1;
 /**
  * The llm section used when the config has none: a local ollama server, which needs no key, so
  * the engine builds with no network and no secret. Nothing is called until a question is asked;
- * then an absent server answers PROVIDER_UNAVAILABLE naming the endpoint.
+ * then an absent server answers PROVIDER_UNAVAILABLE naming the endpoint. The model is the one
+ * config/embedded-default.yaml names: a small code model that runs on a laptop's CPU, answering
+ * under Ollama's JSON-schema decoding on the native wire (README, The llm section).
  */
-export const DEFAULT_LLM_SECTION: LlmSection = { provider: 'ollama', model: 'llama3.1:8b' };
+export const DEFAULT_LLM_SECTION: LlmSection = { provider: 'ollama', model: 'qwen2.5-coder:3b' };
 
 /** One agent's effective settings (default merged with its override); secrets still unresolved. */
 export interface AgentSpec {
@@ -48,6 +51,8 @@ export interface AgentSpec {
   readonly headers: Readonly<Record<string, string>>;
   /** The agent sets nothing of its own and runs on the default agent's settings. */
   readonly inherited: boolean;
+  /** Provider `ollama` only: wire, context cap, keep_alive (defaults applied). */
+  readonly ollama: OllamaSettings | null;
 }
 
 export interface LlmSectionSpec {
@@ -118,13 +123,19 @@ export function parseLlmSection(
         message: `provider '${merged.provider}' needs base_url (the server's endpoint, e.g. http://127.0.0.1:8080/v1)`,
       });
     }
-    specs.push({ ...spec, provider: canonical });
+    const ollama = canonical === 'ollama' ? ollamaSettings(merged, String(merged.provider)) : null;
+    problems.push(...ollamaKeyProblems(override, canonical, ollama, path));
+    specs.push({ ...spec, provider: canonical, ollama });
   }
   if (problems.length) throw new ConfigError(problems, source);
   return { agents: specs, defaultAgent: defaultName, prices };
 }
 
-function toSpec(name: string, s: AgentOverride, inherited: boolean): Mutable<AgentSpec, 'temperature'> {
+function toSpec(
+  name: string,
+  s: AgentOverride,
+  inherited: boolean,
+): Mutable<Omit<AgentSpec, 'ollama'>, 'temperature'> {
   return {
     name,
     provider: String(s.provider),

@@ -1,6 +1,6 @@
 /**
- * A model call ends within its budget whatever the provider does (issue 19, items 3-5), on both
- * wires, through the real SDKs against the fake server: a streamed answer that stalls ends in
+ * A model call ends within its budget whatever the provider does (issue 19, items 3-5), on every
+ * wire (the real SDKs, and Ollama's native wire) against the fake server: a streamed answer that stalls ends in
  * PROVIDER_TIMEOUT, one cut short (closed without its end mark) is PROVIDER_UNAVAILABLE rather than
  * a truncated success, and retries never outlast timeout_s.
  */
@@ -21,6 +21,7 @@ beforeEach(() => fake.reset());
 const WIRES = [
   ['openai', () => ({ provider: 'openai_compatible', base_url: fake.openaiBaseUrl })],
   ['anthropic', () => ({ provider: 'anthropic', base_url: fake.anthropicBaseUrl })],
+  ['ollama', () => ({ provider: 'ollama', base_url: fake.ollamaBaseUrl })],
 ] as const;
 
 function service(wire: () => Record<string, unknown>, extra: Record<string, unknown>): LlmService {

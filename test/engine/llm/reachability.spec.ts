@@ -50,3 +50,36 @@ it('names the agents whose model does not answer, and what to do', async () => {
     await fake.close();
   }
 });
+
+it("asks Ollama's native list for an ollama agent, and names a model the server has not pulled", async () => {
+  const fake = await FakeModelServer.start();
+  fake.ollamaModels = ['qwen2.5-coder:3b', 'llama3.2:latest'];
+  const llm = new LlmService({
+    llm: {
+      provider: 'ollama',
+      model: 'qwen2.5-coder:3b',
+      // Written for the OpenAI-compatible endpoint: still the server root on the native wire.
+      base_url: `${fake.url}/v1`,
+      agents: {
+        untagged: { model: 'llama3.2' },
+        absent: { model: 'sqlcoder:7b' },
+        compat: { wire: 'openai' },
+      },
+    },
+    secrets: new SecretManager({}),
+  });
+  try {
+    const byAgent = Object.fromEntries((await probeAgents(llm.current())).map((a) => [a.agent, a]));
+    expect(byAgent.default).toMatchObject({ endpoint: fake.url, reachable: true, hint: null });
+    expect(byAgent.untagged).toMatchObject({ reachable: true, hint: null });
+    expect(byAgent.absent).toMatchObject({ reachable: true });
+    expect(byAgent.absent!.hint).toMatch(/has no model 'sqlcoder:7b': run 'ollama pull sqlcoder:7b'/);
+    // One probe of the list serves every native agent; the OpenAI-wire agent asks <root>/v1/models.
+    expect(fake.probes).toEqual(['/api/tags']);
+    expect(byAgent.compat).toMatchObject({ endpoint: `${fake.url}/v1`, reachable: true, hint: null });
+    expect(fake.requests).toHaveLength(0);
+  } finally {
+    await llm.close();
+    await fake.close();
+  }
+});

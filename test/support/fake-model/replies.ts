@@ -140,11 +140,33 @@ const FAILURES: Record<
   },
 };
 
+/**
+ * Ollama's errors are `{"error": "<text>"}` (docs/api/errors); where Ollama has its own words for a
+ * failure they are used here, with `{model}` standing for the requested model.
+ */
+const OLLAMA_FAILURES: Record<FakeFailure, { status: number; message: string }> = {
+  auth: { status: 401, message: 'unauthorized' },
+  permission: { status: 403, message: 'forbidden' },
+  not_found: { status: 404, message: "model '{model}' not found" },
+  rate_limit: { status: 429, message: 'too many requests' },
+  quota: { status: 402, message: 'payment required: usage quota exceeded' },
+  server: { status: 500, message: 'llama runner process has terminated: exit status 2' },
+  overloaded: { status: 503, message: 'server busy, please try again.  maximum pending requests exceeded' },
+  temperature: { status: 400, message: 'invalid option: temperature' },
+  context: { status: 400, message: 'the input length exceeds the context length' },
+  bad_request: { status: 400, message: 'invalid format: expected "json" or a valid JSON schema' },
+};
+
 export function renderFailure(
-  wire: 'openai' | 'anthropic',
+  wire: 'openai' | 'anthropic' | 'ollama',
   failure: FakeFailure,
   message?: string,
+  model = 'fake-model',
 ): RenderedFailure {
+  if (wire === 'ollama') {
+    const o = OLLAMA_FAILURES[failure];
+    return { status: o.status, body: { error: message ?? o.message.replace('{model}', model) } };
+  }
   const f = FAILURES[failure];
   const text =
     message ??

@@ -1,16 +1,22 @@
 /**
- * A scripted fake model server on 127.0.0.1 (port 0) speaking two real wires, for tests and
- * benchmarks that use the real `openai` and `@anthropic-ai/sdk` clients over real HTTP:
+ * A scripted fake model server on 127.0.0.1 (port 0) speaking three real wires, for tests and
+ * benchmarks that use the real `openai` and `@anthropic-ai/sdk` clients (and the service's own
+ * Ollama client) over real HTTP:
  *
  * - OpenAI chat completions: POST /v1/chat/completions (JSON, tool calls, json_schema / json_object
  *   response formats, SSE streaming with a final usage chunk when `stream_options.include_usage`).
  * - Anthropic messages: POST /v1/messages (JSON, tool_use, SSE streaming events).
+ * - Ollama's native chat: POST /api/chat (one JSON object with `stream: false`, else NDJSON lines
+ *   ending in `done: true` with `prompt_eval_count` / `eval_count`; tool calls with object
+ *   arguments; errors as `{"error": "..."}`), and GET /api/tags (the models in `ollamaModels`) and
+ *   GET /api/version, which are kept in `probes`, not in `requests`, and consume no reply.
  *
  * Usage:
  *   const fake = await FakeModelServer.start();
  *   fake.reply({ json: { answer: 42 } }, { fail: 'rate_limit' }, { text: 'not json' });
  *   // openai agents:    base_url: fake.openaiBaseUrl      (http://127.0.0.1:PORT/v1)
  *   // anthropic agents: base_url: fake.anthropicBaseUrl   (http://127.0.0.1:PORT)
+ *   // ollama agents:    base_url: fake.ollamaBaseUrl      (http://127.0.0.1:PORT, the server root)
  *   ... fake.requests[0].body.temperature, fake.requests[0].headers['x-team'] ...
  *   await fake.close();
  *
@@ -22,7 +28,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_USAGE, renderFailure, type FakeReply, type FakeUsage } from './replies';
 
-export type Wire = 'openai' | 'anthropic';
+export type Wire = 'openai' | 'anthropic' | 'ollama';
 
 export interface RecordedRequest {
   readonly wire: Wire;
@@ -39,6 +45,12 @@ export type ReplyFunction = (request: RecordedRequest) => FakeReply | undefined;
 export class FakeModelServer {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = [];
+  /** GET paths of Ollama's model list and version, in order (the reachability probe's). */
+  readonly probes: string[] = [];
+  /** What GET /api/tags lists. */
+  ollamaModels: string[] = ['qwen2.5-coder:3b'];
+  /** Model requests whose connection closed before their answer was complete (the client gave up). */
+  abandoned = 0;
   private readonly queue: FakeReply[] = [];
   private readonly sockets = new Set<Socket>();
   private handler: ReplyFunction | null = null;
@@ -82,6 +94,11 @@ export class FakeModelServer {
     return this.url;
   }
 
+  /** base_url for Ollama agents: the server root, as Ollama documents it. */
+  get ollamaBaseUrl(): string {
+    return this.url;
+  }
+
   /** Queues replies, consumed one per request. */
   reply(...replies: FakeReply[]): this {
     this.queue.push(...replies);
@@ -102,8 +119,11 @@ export class FakeModelServer {
   /** Forgets requests, queued replies and the handler. */
   reset(): void {
     this.requests.length = 0;
+    this.probes.length = 0;
     this.queue.length = 0;
     this.handler = null;
+    this.abandoned = 0;
+    this.ollamaModels = ['qwen2.5-coder:3b'];
   }
 
   async close(): Promise<void> {
@@ -114,11 +134,24 @@ export class FakeModelServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method === 'GET' && (path === '/api/tags' || path === '/api/version')) {
+      this.probes.push(path);
+      sendJson(
+        res,
+        200,
+        path === '/api/tags'
+          ? { models: this.ollamaModels.map((name) => ({ name, model: name, size: 1, digest: 'fake' })) }
+          : { version: '0.12.0-fake' },
+      );
+      return;
+    }
     const wire: Wire | null = path.endsWith('/chat/completions')
       ? 'openai'
       : path.endsWith('/messages')
         ? 'anthropic'
-        : null;
+        : path === '/api/chat'
+          ? 'ollama'
+          : null;
     const body = parseJson(raw);
     if (!wire || req.method !== 'POST') {
       sendJson(res, 404, { error: { message: `fake model server: no route ${req.method} ${path}` } });
@@ -136,10 +169,15 @@ export class FakeModelServer {
       path,
       headers,
       body,
-      stream: body?.stream === true,
+      // Ollama streams unless told `stream: false`; the other wires only when told `stream: true`.
+      stream: wire === 'ollama' ? body?.stream !== false : body?.stream === true,
     };
+    res.on('close', () => {
+      if (!res.writableFinished) this.abandoned += 1;
+    });
     if (this.record) this.requests.push(recorded);
     const reply = this.handler?.(recorded) ?? this.queue.shift();
+    const requestedModel = String(body?.model ?? 'fake-model');
     if (!reply) {
       const f = renderFailure(wire, 'server', 'fake model server: no scripted reply for this request');
       sendJson(res, f.status, f.body);
@@ -149,7 +187,7 @@ export class FakeModelServer {
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
     if ('fail' in reply) {
-      const f = renderFailure(wire, reply.fail, reply.message);
+      const f = renderFailure(wire, reply.fail, reply.message, requestedModel);
       // Fast SDK retries: both SDKs honour retry-after-ms.
       sendJson(res, f.status, f.body, { 'retry-after-ms': '1' });
       return;
@@ -164,7 +202,10 @@ export class FakeModelServer {
     this.seq += 1;
     const id = `fake-${this.seq}`;
     if (recorded.stream && reply.streamFault) breakAfterFirstPieces(res, reply.streamFault);
-    if (wire === 'openai') {
+    if (wire === 'ollama') {
+      if (recorded.stream) ollamaStream(res, model, answer, usage);
+      else sendJson(res, 200, ollamaChunk(model, answer, usage, true));
+    } else if (wire === 'openai') {
       if (recorded.stream)
         openaiStream(res, id, model, answer, usage, body?.stream_options?.include_usage === true);
       else sendJson(res, 200, openaiCompletion(id, model, answer, usage));
@@ -187,7 +228,7 @@ interface Answer {
 
 function toAnswer(reply: FakeReply, wire: Wire, body: any): Answer {
   const toolName: string | undefined =
-    wire === 'openai' ? body?.tools?.[0]?.function?.name : body?.tools?.[0]?.name;
+    wire === 'anthropic' ? body?.tools?.[0]?.name : body?.tools?.[0]?.function?.name;
   if ('refusal' in reply) return { kind: 'refusal', text: reply.refusal, toolName: '', toolInput: null };
   if ('json' in reply) {
     const text = JSON.stringify(reply.json);
@@ -196,8 +237,8 @@ function toAnswer(reply: FakeReply, wire: Wire, body: any): Answer {
       : { kind: 'text', text, toolName: '', toolInput: null };
   }
   const text = 'text' in reply ? reply.text : '';
-  // On the OpenAI wire a tool call's arguments are a string and may be anything; Anthropic's
-  // tool input is always an object, so malformed output there comes back as text.
+  // On the OpenAI wire a tool call's arguments are a string and may be anything; Anthropic's and
+  // Ollama's tool input is always an object, so malformed output there comes back as text.
   if (toolName && wire === 'openai') return { kind: 'tool', text, toolName, toolInput: null };
   return { kind: 'text', text, toolName: '', toolInput: null };
 }
@@ -274,6 +315,52 @@ function openaiStream(
     );
   }
   res.end('data: [DONE]\n\n');
+}
+
+/**
+ * One Ollama chat object: the whole answer (`done: true`, with the counts), or one streamed piece.
+ * A refusal has no form of its own on this wire: the model just says so.
+ */
+function ollamaChunk(
+  model: string,
+  a: Answer,
+  usage: Required<FakeUsage> | null,
+  done: boolean,
+  content = a.kind === 'tool' ? '' : a.text,
+) {
+  return {
+    model,
+    created_at: new Date().toISOString(),
+    message: {
+      role: 'assistant',
+      content,
+      ...(a.kind === 'tool' && done
+        ? { tool_calls: [{ function: { name: a.toolName, arguments: a.toolInput } }] }
+        : {}),
+    },
+    done,
+    ...(done
+      ? {
+          done_reason: 'stop',
+          total_duration: 1_000_000,
+          load_duration: 1000,
+          ...(usage ? { prompt_eval_count: usage.input, eval_count: usage.output } : {}),
+        }
+      : {}),
+  };
+}
+
+function ollamaStream(
+  res: ServerResponse,
+  model: string,
+  a: Answer,
+  usage: Required<FakeUsage> | null,
+): void {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  const line = (o: object) => res.write(`${JSON.stringify(o)}\n`);
+  if (a.kind !== 'tool') for (const piece of pieces(a.text)) line(ollamaChunk(model, a, null, false, piece));
+  line(ollamaChunk(model, a, usage, true, ''));
+  res.end();
 }
 
 function anthropicUsage(u: Required<FakeUsage>) {

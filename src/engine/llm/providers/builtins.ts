@@ -1,15 +1,21 @@
 /**
- * The built-in providers. `openrouter` and `ollama` are presets of `openai_compatible`: the same
- * client with another default endpoint and key variable, no code path of their own.
+ * The built-in providers. `openrouter` is a preset of `openai_compatible`: the same client with
+ * another default endpoint and key variable, no code path of its own. `ollama` (spec alias
+ * `local_server`) speaks one of two wires (ollama/settings.ts): with `wire: openai` it is exactly
+ * such a preset, at `<root>/v1`; with `wire: native`, the default for the name `ollama`, it speaks
+ * Ollama's own chat API (ollama/native-wire.ts), which takes a context size and a JSON schema.
  */
 import { LlmError } from '../errors';
-import type { ProviderDefinition, ResolvedAgent } from './provider';
+import { PLACEHOLDER_API_KEY, type ProviderDefinition, type ResolvedAgent } from './provider';
 import { AnthropicWireClient } from './anthropic-wire';
+import { OllamaNativeClient } from './ollama/native-wire';
+import { OLLAMA_ROOT_URL } from './ollama/settings';
 import { OpenAiWireClient } from './openai-wire';
 
 export const ANTHROPIC_PACKAGE = '@anthropic-ai/sdk';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
-export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+/** Ollama's server root, as Ollama documents it; the OpenAI-compatible wire adds `/v1`. */
+export const OLLAMA_BASE_URL = OLLAMA_ROOT_URL;
 
 /** The spec's neutral names, in the order of the canonical names they stand for. */
 export const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
@@ -34,7 +40,7 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
     label,
     keyVariable,
     // A local or self-hosted server usually takes any key; the SDK still wants one to send.
-    placeholderKey: keyVariable ? null : 'not-needed',
+    placeholderKey: keyVariable ? null : PLACEHOLDER_API_KEY,
     defaultBaseUrl,
     baseUrlRequired: defaultBaseUrl === null,
     structuredOutput,
@@ -76,9 +82,17 @@ export function builtInProviders(load: ModuleLoader): ProviderDefinition[] {
     },
     compatible('openai_compatible', 'OpenAI-compatible server', null, null, 'tool_calling'),
     compatible('openrouter', 'OpenRouter', 'OPENROUTER_API_KEY', OPENROUTER_BASE_URL, 'tool_calling'),
-    // Local models vary in tool support; a JSON-schema response format is what most local servers
-    // (ollama, llama.cpp, vLLM) enforce by constrained decoding. An agent can still pick another.
-    compatible('ollama', 'Local server (ollama)', null, OLLAMA_BASE_URL, 'json_schema'),
+    // Local models vary in tool support; a JSON schema is what Ollama enforces by constrained
+    // decoding, on either wire (`format` natively, `response_format` on /v1). An agent can still
+    // pick another method.
+    {
+      ...compatible('ollama', 'Local server (ollama)', null, OLLAMA_BASE_URL, 'json_schema'),
+      // resolve.ts gives the agent `<root>` (native) or `<root>/v1` (openai) as its base URL.
+      create: (agent) =>
+        agent.ollama?.wire === 'openai'
+          ? new OpenAiWireClient(agent, 'Local server (ollama)', 'max_tokens')
+          : new OllamaNativeClient(agent, 'Local server (ollama)'),
+    },
   ];
 }
 

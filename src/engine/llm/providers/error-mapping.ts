@@ -31,14 +31,17 @@ export function toProviderError(err: unknown, ctx: CallContext): LlmError {
   const make = (code: ProviderErrorCode, message: string, response: unknown = null) =>
     new LlmError(code, message, { provider: ctx.provider, providerResponse: response });
 
-  if (is('APIConnectionTimeoutError')) {
+  // The SDKs' class names, and fetch's own kinds (the Ollama native wire is written on fetch).
+  if (is('APIConnectionTimeoutError') || is('TimeoutError')) {
     return make('PROVIDER_TIMEOUT', `${where} did not answer in time`, { error: 'timeout' });
   }
-  if (is('APIUserAbortError')) {
+  if (is('APIUserAbortError') || is('AbortError')) {
     return make('PROVIDER_ERROR', `the request to ${where} was aborted`, { error: 'aborted' });
   }
   if (is('APIConnectionError') || (typeof e.status !== 'number' && isNetworkError(e))) {
-    const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
+    // Read by shape: fetch's cause (e.g. connect ECONNREFUSED) may come from another realm.
+    const causeMessage = (e.cause as { message?: unknown } | undefined)?.message;
+    const cause = typeof causeMessage === 'string' && causeMessage ? `: ${causeMessage}` : '';
     return make(
       'PROVIDER_UNAVAILABLE',
       `cannot reach ${where} at ${ctx.baseUrl}${cause}. ${unreachableHint(ctx)}`,
@@ -63,7 +66,11 @@ export function toProviderError(err: unknown, ctx: CallContext): LlmError {
 
   if (status === 401) return make('PROVIDER_AUTH_FAILED', `${text} (check the API key)`, response);
   if (status === 403) return make('PROVIDER_PERMISSION_DENIED', text, response);
-  if (status === 404) return make('PROVIDER_MODEL_NOT_FOUND', text, response);
+  if (status === 404) {
+    // Ollama answers 404 for a model that is not pulled on the server: say how to pull it.
+    const pull = ctx.provider === 'ollama' ? ` (pull it: 'ollama pull ${ctx.model}')` : '';
+    return make('PROVIDER_MODEL_NOT_FOUND', `${text}${pull}`, response);
+  }
   if (status === 402 || (status === 429 && /insufficient_quota|quota|billing|credit/.test(lower))) {
     return make('PROVIDER_QUOTA_EXCEEDED', text, response);
   }

@@ -1,7 +1,8 @@
 /**
- * The OpenAI chat-completions wire (`openai`, `openai_compatible`, `openrouter`, `ollama`), over the
- * official `openai` SDK. Every request carries seed 42 for determinism, and the agent's temperature
- * unless it is null. max_tokens, timeout, retries and headers reach the SDK only when set.
+ * The OpenAI chat-completions wire (`openai`, `openai_compatible`, `openrouter`, and `ollama` with
+ * `wire: openai`, the default of its spec alias `local_server`), over the official `openai` SDK.
+ * Every request carries seed 42 for determinism, and the agent's temperature unless it is null.
+ * max_tokens, timeout, retries and headers reach the SDK only when set.
  */
 import OpenAI from 'openai';
 import type {

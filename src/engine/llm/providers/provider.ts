@@ -3,11 +3,15 @@
  * creates. Built-in wires and plugins (interface version 2) implement the same `ModelClient`.
  */
 import type { TokenUsage } from '../usage';
+import type { OllamaSettings } from './ollama/settings';
 
 export type StructuredMethod = 'tool_calling' | 'json_schema' | 'json_mode';
 export const STRUCTURED_METHODS: readonly StructuredMethod[] = ['tool_calling', 'json_schema', 'json_mode'];
 
 export type JsonSchema = Record<string, unknown>;
+
+/** The key sent by a keyless provider's client (an SDK wants one; a local server takes any). */
+export const PLACEHOLDER_API_KEY = 'not-needed';
 
 /** One agent's settings with every secret resolved: what a client is built from. Never logged. */
 export interface ResolvedAgent {
@@ -25,6 +29,8 @@ export interface ResolvedAgent {
   readonly headers: Readonly<Record<string, string>>;
   readonly structuredOutput: StructuredMethod;
   readonly parseRetries: number;
+  /** The `ollama` preset's wire, context cap and keep_alive; null for every other provider. */
+  readonly ollama: OllamaSettings | null;
 }
 
 export interface ChatMessage {
@@ -94,7 +100,7 @@ export interface ProviderDefinition {
   readonly label: string;
   /** Standard key variable; null for a provider needing no key. */
   readonly keyVariable: string | null;
-  /** Without a key a placeholder is sent (openai_compatible, ollama). */
+  /** Without a key a placeholder is sent (openai_compatible, ollama on the OpenAI wire; the native wire sends none). */
   readonly placeholderKey: string | null;
   readonly defaultBaseUrl: string | null;
   readonly baseUrlRequired: boolean;
