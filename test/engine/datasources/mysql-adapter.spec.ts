@@ -1,9 +1,13 @@
-import { adapterContract } from '../../support/datasources/adapter-contract';
+import { adapterContract, COLUMN_COMMENT, TABLE_COMMENT } from '../../support/datasources/adapter-contract';
 
 const digits = Array.from({ length: 10 }, (_, i) => `SELECT ${i} AS x`).join(' UNION ALL ');
 
 adapterContract({
   type: 'mysql',
+  commentDdl: (s) => [
+    `ALTER TABLE customers COMMENT = ${s(TABLE_COMMENT)}`,
+    `ALTER TABLE customers MODIFY country VARCHAR(20) NOT NULL COMMENT ${s(COLUMN_COMMENT)}`,
+  ],
   varcharType: /^varchar\(40\)$/,
   slow: 'SELECT SLEEP(30)',
   hundredThousand: `WITH d AS (${digits}) SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * e.x + 10000 * f.x AS n FROM d a, d b, d c, d e, d f`,
