@@ -36,7 +36,7 @@ import { ANSWER_SYSTEM, describeResults } from '../../src/engine/run/prompts/ans
 import { decompositionSchema, decomposerPrompt } from '../../src/engine/run/prompts/decomposer';
 import {
   PLANNER_OUTPUT_SCHEMA,
-  PLANNER_SYSTEM,
+  plannerPlanSystem,
   plannerUserMessage,
 } from '../../src/engine/run/prompts/planner-plan';
 import {
@@ -251,9 +251,7 @@ export async function measurePrompts(
 }
 
 function plannerSystem(format: 'sql' | 'plan', dialect: string, schemaText: string): string {
-  return format === 'sql'
-    ? plannerSqlSystem(dialect, schemaText)
-    : `${PLANNER_SYSTEM}\n\nSchema:\n${schemaText}`;
+  return format === 'sql' ? plannerSqlSystem(dialect, schemaText) : plannerPlanSystem(schemaText);
 }
 
 function plannerUser(

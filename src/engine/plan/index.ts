@@ -32,6 +32,7 @@ import { buildPlanJsonSchema } from './generate';
 import type { Plan } from './types';
 
 export { importSql } from './importer/importer';
+export { isSqlExpression } from './importer/sql-expression';
 export {
   validatePlan,
   PROBLEM_CODES,

@@ -52,6 +52,11 @@ export const PLANNER_SYSTEM = [
   '- If the schema cannot answer the question, return plan null and say why in unanswerable_reason.',
 ].join('\n');
 
+/** The plan format's system prompt: the plan language and rules, the datasource's knowledge, the schema. */
+export function plannerPlanSystem(schemaText: string, knowledge = ''): string {
+  return `${PLANNER_SYSTEM}${knowledge ? `\n\n${knowledge}` : ''}\n\nSchema:\n${schemaText}`;
+}
+
 /** A known question and its answer, shown in the planner format in use. */
 export interface PromptExample {
   readonly question: string;
