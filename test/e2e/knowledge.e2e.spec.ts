@@ -129,7 +129,7 @@ it('describes the comments over MCP, none for a column the role may not read', a
       name: 'describe_datasource',
       arguments: { datasource_id: 'shop' },
     })) as {
-      structuredContent: {
+      structuredContent?: {
         tables: {
           name: string;
           comment?: string | null;
@@ -137,7 +137,7 @@ it('describes the comments over MCP, none for a column the role may not read', a
         }[];
       };
     };
-    const tables = answer.structuredContent.tables;
+    const tables = answer.structuredContent!.tables;
     const orders = tables.find((t) => t.name === 'orders')!;
     expect(orders.comment).toBe('One row per order, in EUR');
     expect(orders.columns.find((c) => c.name === 'amount')?.comment).toBe('Gross amount incl. VAT');
