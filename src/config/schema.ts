@@ -110,6 +110,20 @@ const DatasourceOf = <T extends TSchema, C extends TSchema>(type: T, connection:
     limits: Type.Optional(LimitsSchema),
     preferred_tables: Type.Optional(StringList()),
     sample_questions: Type.Optional(StringList()),
+    instructions: Type.Optional(
+      Type.String({
+        description:
+          'Business rules the planner and the decomposer follow, as free text ("revenue excludes cancelled orders"); shown first in their knowledge budget',
+      }),
+    ),
+    glossary: Type.Optional(
+      Type.Record(Type.String({ pattern: '\\S' }), Type.String({ minLength: 1 }), {
+        // A term is a word or a phrase: a blank key names nothing a question could say.
+        additionalProperties: false,
+        description:
+          'Term -> its meaning here: a definition in words, or a SQL expression over the schema; the terms a question names are shown first',
+      }),
+    ),
     required: Type.Optional(
       Type.Boolean({ description: 'A required datasource that fails stops start-up (default false)' }),
     ),

@@ -38,6 +38,7 @@ describe('OpenAPI document', () => {
     // Response schemas are present, e.g. the listed datasource entry with its masked connection.
     expect(Object.keys(doc.components.schemas.ListedDatasourceDto.properties).sort()).toEqual([
       'capabilities',
+      'comments',
       'connection',
       'description',
       'id',
@@ -45,6 +46,8 @@ describe('OpenAPI document', () => {
       'status',
       'type',
     ]);
+    // The spec's fields are required; `comments` (the databases' own, issue 29) is an optional extension.
+    expect(doc.components.schemas.ListedDatasourceDto.required).not.toContain('comments');
     // Operation ids are the controller method names (stable names for generated SDKs).
     expect(doc.paths['/api/v1/datasource'].get.operationId).toBe('listDatasources');
   });

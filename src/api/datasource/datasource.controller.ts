@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import {
   ApiInternalServerErrorResponse,
   ApiNotFoundResponse,
@@ -7,7 +7,9 @@ import {
   ApiUnprocessableEntityResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { DatasourceAdmin } from '../../engine/admin/datasource-admin.service';
+import { DatasourceAdmin, type ListingViewer } from '../../engine/admin/datasource-admin.service';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
+import { resolveRoles } from '../common/role-resolver';
 import { ErrorBody } from '../common/error-body.dto';
 import { AdminOnly, type RequestWithRoles } from '../common/roles.guard';
 import { DatasourceList, DatasourceRequest, DatasourceResponse, ListedDatasourceDto } from './datasource.dto';
@@ -15,7 +17,15 @@ import { DatasourceList, DatasourceRequest, DatasourceResponse, ListedDatasource
 @ApiTags('datasource')
 @Controller('api/v1/datasource')
 export class DatasourceController {
-  constructor(private readonly datasources: DatasourceAdmin) {}
+  constructor(
+    private readonly datasources: DatasourceAdmin,
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
+  ) {}
+
+  /** The listings need no role; the roles a request does carry decide which comments it sees. */
+  private viewer(req: RequestWithRoles): ListingViewer {
+    return { roles: resolveRoles(this.config.api, req).roles ?? [] };
+  }
 
   /** Adds a datasource to the running engine (built, not connected, not indexed). Admin only. */
   @Post()
@@ -49,22 +59,25 @@ export class DatasourceController {
   @ApiOperation({
     summary: 'List datasources',
     description:
-      'Every datasource with its status (`ready`, `failed`, `unchecked`) and connection, secrets masked as `***`. No role needed.',
+      'Every datasource with its status (`ready`, `failed`, `unchecked`) and connection, secrets masked as `***`, and the ' +
+      "database's comments on the tables and columns the request's roles may read. No role needed (without one, a " +
+      'config with role policies shows no comments).',
   })
   @ApiOkResponse({ type: DatasourceList })
-  listDatasources(): DatasourceList {
-    return { datasources: this.datasources.list() };
+  listDatasources(@Req() req: RequestWithRoles): DatasourceList {
+    return { datasources: this.datasources.list(this.viewer(req)) };
   }
 
   @Get(':datasource_id')
   @ApiOperation({
     summary: 'Get a datasource',
-    description: 'One datasource with its status and masked connection. No role needed.',
+    description:
+      "One datasource with its status, masked connection and the database's comments the request's roles may read. No role needed.",
   })
   @ApiOkResponse({ type: ListedDatasourceDto })
   @ApiNotFoundResponse({ description: 'Unknown datasource (NOT_FOUND)', type: ErrorBody })
-  getDatasource(@Param('datasource_id') id: string): ListedDatasourceDto {
-    return this.datasources.describe(id);
+  getDatasource(@Param('datasource_id') id: string, @Req() req: RequestWithRoles): ListedDatasourceDto {
+    return this.datasources.describe(id, this.viewer(req));
   }
 
   /** Removes the datasource from routing and closes its pool. Admin only. */

@@ -5,7 +5,7 @@ export class DatasourceRequest {
   @ApiProperty({
     description:
       'One datasource in the shape of a `datasources` entry of the config file: id, type, connection, and optionally ' +
-      'description, limits, preferred_tables, sample_questions, required',
+      'description, limits, preferred_tables, sample_questions, instructions, glossary, required',
     // The SQLite file `npm run seed:examples` creates (data/inventory.sqlite, from the working directory).
     example: {
       id: 'inventory',
@@ -26,6 +26,26 @@ export class DatasourceResponse {
   @ApiPropertyOptional({ nullable: true, type: String }) datasource_id?: string | null;
 }
 
+export class SchemaCommentDto {
+  @ApiProperty({
+    description: 'The table, as `schema.table` where the database has schemas',
+    example: 'orders',
+  })
+  table!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The column, or null for the table's own comment",
+    example: 'total_amount',
+  })
+  column!: string | null;
+  @ApiProperty({
+    description: 'The comment as the database holds it',
+    example: 'Sum of the lines plus shipping, in USD',
+  })
+  comment!: string;
+}
+
 export class ListedDatasourceDto {
   @ApiProperty() id!: string;
   @ApiProperty({ enum: ['duckdb', 'sqlite', 'postgres', 'mysql'] }) type!: string;
@@ -40,6 +60,13 @@ export class ListedDatasourceDto {
   connection!: Record<string, unknown>;
   @ApiProperty({ nullable: true, type: String, description: 'Why the datasource failed, or null' })
   reason!: string | null;
+  @ApiPropertyOptional({
+    type: [SchemaCommentDto],
+    description:
+      "The database's own comments (PostgreSQL and DuckDB COMMENT ON, MySQL/MariaDB table and column comments; SQLite has none) " +
+      "on the tables and columns the caller's roles may read. Absent until the datasource has been introspected.",
+  })
+  comments?: SchemaCommentDto[];
 }
 
 export class DatasourceList {

@@ -1,7 +1,9 @@
-/** Datasources at runtime: list and describe (connections masked), add and remove (audited). */
+/**
+ * Datasources at runtime: list and describe (connections masked; with a viewer, the database's
+ * comments that viewer's roles may read), add and remove (audited).
+ */
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigError, type ConfigProblem } from '../../config/config-error';
-import type { AppConfig } from '../../config/defaults';
 import { RuntimeSecretPolicy } from '../../config/runtime-secrets';
 import { DatasourceConfigSchema } from '../../config/schema';
 import { SecretManager } from '../../config/secrets';
@@ -10,12 +12,21 @@ import { DatasourceError } from '../datasources/errors';
 import { DatasourceRegistry, type DatasourceEntry, type ListedDatasource } from '../datasources/registry';
 import { INTERNAL_DETAIL, PublicServerError } from '../errors';
 import { OperatorEvents } from '../events/operator-events';
-import { ENGINE_CONFIG } from '../engine-config';
 import { getLogger } from '../logging/logger';
+import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
+import { readableComments, type SchemaComment } from '../policy/schema-comments';
 
 export interface AdminCaller {
   readonly roles?: readonly string[];
 }
+
+/** Who reads a listing: their roles decide which comments they see (none when no role came). */
+export interface ListingViewer {
+  readonly roles: readonly string[];
+}
+
+/** A listed datasource; `comments` once it has been introspected, when a viewer was given. */
+export type DescribedDatasource = ListedDatasource & { comments?: SchemaComment[] };
 
 @Injectable()
 export class DatasourceAdmin {
@@ -27,19 +38,28 @@ export class DatasourceAdmin {
   constructor(
     private readonly datasources: DatasourceRegistry,
     private readonly events: OperatorEvents,
-    @Inject(ENGINE_CONFIG) config: AppConfig,
+    @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
     secrets: SecretManager,
   ) {
     this.runtimeSecrets = new RuntimeSecretPolicy(config.secrets.runtime_allowed);
     this.restrictedSecrets = secrets.restrictedTo(this.runtimeSecrets);
   }
 
-  list(): ListedDatasource[] {
-    return this.datasources.list();
+  list(viewer?: ListingViewer): DescribedDatasource[] {
+    return this.datasources.all().map((e) => this.withComments(e, viewer));
   }
 
-  describe(id: string): ListedDatasource {
-    return this.datasources.describe(this.datasources.require(id));
+  describe(id: string, viewer?: ListingViewer): DescribedDatasource {
+    return this.withComments(this.datasources.require(id), viewer);
+  }
+
+  private withComments(entry: DatasourceEntry, viewer: ListingViewer | undefined): DescribedDatasource {
+    const listed = this.datasources.describe(entry);
+    if (!viewer || !entry.snapshot) return listed;
+    return {
+      ...listed,
+      comments: readableComments(entry.snapshot, this.config.policies.roles, viewer.roles),
+    };
   }
 
   /**

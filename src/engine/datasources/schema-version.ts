@@ -1,9 +1,12 @@
 /**
  * `schema_version`: a digest of the snapshot's structure. Sample values and row estimates change
  * with the data, so they are left out: the version moves only when a table, column, type,
- * nullability or key changes. Tables are sorted by name so that catalog order (which some
- * databases do not guarantee) does not change the digest; columns keep their declared order,
- * which decides what `SELECT *` returns.
+ * nullability, key or comment changes. A comment is part of what the planner reads (the schema
+ * prompt shows it), so a changed comment is a changed schema for plans cached on the version.
+ * Tables are sorted by name so that catalog order (which some databases do not guarantee) does
+ * not change the digest; columns keep their declared order, which decides what `SELECT *` returns.
+ * Comments enter the digest only where there is one, so a schema without comments keeps the
+ * version it had before comments were read.
  */
 import { createHash } from 'node:crypto';
 import type { TableInfo } from './schema';
@@ -13,11 +16,16 @@ export function schemaVersionOf(tables: readonly TableInfo[]): string {
     .sort((a, b) => tableKey(a).localeCompare(tableKey(b)))
     .map((t) => ({
       table: tableKey(t),
-      columns: t.columns.map((c) => [c.name, c.type, c.kind, c.nullable]),
+      columns: t.columns.map((c) => {
+        const column: unknown[] = [c.name, c.type, c.kind, c.nullable];
+        if (c.comment) column.push(c.comment);
+        return column;
+      }),
       primaryKey: t.primaryKey,
       foreignKeys: [...t.foreignKeys]
         .map((fk) => [fk.columns.join(','), fk.refTable, fk.refColumns.join(',')].join('>'))
         .sort(),
+      ...(t.comment ? { comment: t.comment } : {}),
     }));
   return createHash('sha256').update(JSON.stringify(structure)).digest('hex').slice(0, 16);
 }

@@ -27,6 +27,8 @@ export interface ColumnInfo {
   readonly nullable: boolean;
   /** A few distinct non-null values, JSON-safe, for prompts and for the index. */
   readonly sampleValues: readonly (string | number | boolean)[];
+  /** The database's own comment on the column (trimmed; absent when it has none). */
+  readonly comment?: string;
 }
 
 export interface ForeignKey {
@@ -45,13 +47,18 @@ export interface TableInfo {
   readonly foreignKeys: readonly ForeignKey[];
   /** An estimate (statistics where the database keeps them, else a count); null when unknown. */
   readonly rowCountEstimate: number | null;
+  /**
+   * The database's own comment on the table (PostgreSQL and DuckDB `COMMENT ON`, MySQL/MariaDB
+   * `COMMENT=`; SQLite has none): trimmed, absent when it has none.
+   */
+  readonly comment?: string;
 }
 
 export interface SchemaSnapshot {
   readonly datasourceId: string;
   readonly dialect: Dialect;
   readonly tables: readonly TableInfo[];
-  /** SHA-256 digest (hex, first 16 chars) of the snapshot without sample values and estimates. */
+  /** SHA-256 digest (hex, first 16 chars) of the snapshot without sample values and estimates (comments count). */
   readonly schemaVersion: string;
   readonly introspectedAt: string;
 }

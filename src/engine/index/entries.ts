@@ -1,7 +1,8 @@
 /**
  * What a build writes: one entry per datasource, table, column, foreign key, sample question and
  * verified query, each with the text that is embedded and the facts the retriever needs (`meta`).
- * Pure: a SchemaSnapshot plus the datasource's own description in, entries out; no model call.
+ * A table's or column's comment in the database is part of its text (it often says in words what
+ * a terse name means) and of its meta (the retriever's lexical terms). Pure: a SchemaSnapshot plus the datasource's own description in, entries out; no model call.
  */
 import type { SchemaSnapshot, TableInfo } from '../datasources/schema';
 import { splitWords } from './text/tokens';
@@ -36,6 +37,7 @@ export interface TableEntryMeta {
   readonly table: string;
   readonly primaryKey: readonly string[];
   readonly rowCountEstimate: number | null;
+  readonly comment?: string;
 }
 export interface ColumnEntryMeta {
   readonly table: string;
@@ -44,6 +46,7 @@ export interface ColumnEntryMeta {
   readonly kind: string;
   readonly primaryKey: boolean;
   readonly sampleValues: readonly (string | number | boolean)[];
+  readonly comment?: string;
 }
 export interface RelationshipEntryMeta {
   readonly table: string;
@@ -79,6 +82,13 @@ function spelled(name: string): string {
   return words && words !== name.toLowerCase() ? `${name} (${words})` : name;
 }
 
+/** Most characters of a comment that go into an entry's text (the embedder reads a sentence or two). */
+const COMMENT_TEXT_CHARS = 400;
+
+function commentPart(comment: string | undefined): string {
+  return comment ? `; comment: ${comment.replace(/\s+/g, ' ').slice(0, COMMENT_TEXT_CHARS)}` : '';
+}
+
 function values(vs: readonly (string | number | boolean)[]): string {
   return vs.map((v) => String(v).slice(0, 80)).join(', ');
 }
@@ -107,15 +117,20 @@ export function buildEntries(snapshot: SchemaSnapshot, meta: DatasourceMeta = {}
     out.push({
       kind: 'schema.table',
       key: tk,
-      text: `table ${spelled(tk)}: columns ${t.columns.map((c) => spelled(c.name)).join(', ')}`,
-      meta: { table: tk, primaryKey: t.primaryKey, rowCountEstimate: t.rowCountEstimate },
+      text: `table ${spelled(tk)}: columns ${t.columns.map((c) => spelled(c.name)).join(', ')}${commentPart(t.comment)}`,
+      meta: {
+        table: tk,
+        primaryKey: t.primaryKey,
+        rowCountEstimate: t.rowCountEstimate,
+        ...(t.comment ? { comment: t.comment } : {}),
+      },
     });
     for (const c of t.columns) {
       const sample = c.sampleValues.length ? `; values: ${values(c.sampleValues)}` : '';
       out.push({
         kind: 'schema.column',
         key: `${tk}.${c.name}`,
-        text: `column ${spelled(c.name)} of table ${spelled(tk)}, ${c.kind}${sample}`,
+        text: `column ${spelled(c.name)} of table ${spelled(tk)}, ${c.kind}${commentPart(c.comment)}${sample}`,
         meta: {
           table: tk,
           column: c.name,
@@ -123,6 +138,7 @@ export function buildEntries(snapshot: SchemaSnapshot, meta: DatasourceMeta = {}
           kind: c.kind,
           primaryKey: t.primaryKey.includes(c.name),
           sampleValues: c.sampleValues,
+          ...(c.comment ? { comment: c.comment } : {}),
         },
       });
     }

@@ -59,9 +59,10 @@ export interface EvidenceOptions {
 
 /** Weights of the scoring; one place so the method can be read and tuned as a whole. */
 export const WEIGHTS = {
-  table: { name: 1, columnName: 0.5, value: 0.4 },
-  column: { name: 1, value: 0.6 },
-  datasource: { tableName: 1, columnName: 0.8, value: 0.7, text: 0.6 },
+  table: { name: 1, columnName: 0.5, value: 0.4, comment: 0.6, columnComment: 0.3 },
+  /** A comment's words say what a column holds, but less surely than its name. */
+  column: { name: 1, value: 0.6, comment: 0.7 },
+  datasource: { tableName: 1, columnName: 0.8, value: 0.7, text: 0.6, comment: 0.6 },
   /** Vector similarity, scaled to the lexical scores (which sum idf weights). */
   dense: 2,
   /** Share of a datasource's best table score added to the datasource's own. */
@@ -405,6 +406,17 @@ export class Retriever {
         keep(bestColumn, c, idf * WEIGHTS.column.value);
         keep(bestTable, col.table, idf * WEIGHTS.table.value);
         keep(bestDs, col.ds, idfDs * WEIGHTS.datasource.value);
+      }
+      for (const t of p.tableComment) {
+        keep(bestTable, t, idf * WEIGHTS.table.comment);
+        keep(bestDs, m.tables[t]?.ds ?? -1, idfDs * WEIGHTS.datasource.comment);
+      }
+      for (const c of p.columnComment) {
+        const col = m.columns[c];
+        if (!col) continue;
+        keep(bestColumn, c, idf * WEIGHTS.column.comment);
+        keep(bestTable, col.table, idf * WEIGHTS.table.columnComment);
+        keep(bestDs, col.ds, idfDs * WEIGHTS.datasource.comment);
       }
       for (const d of p.datasourceText) keep(bestDs, d, idfDs * WEIGHTS.datasource.text);
     }

@@ -72,6 +72,9 @@ export interface Postings {
   readonly tableName: Set<number>;
   readonly columnName: Set<number>;
   readonly columnValue: Set<number>;
+  /** The database's comment on a table (table indexes) or a column (column indexes). */
+  readonly tableComment: Set<number>;
+  readonly columnComment: Set<number>;
   /** Datasource description, sample questions, verified queries. */
   readonly datasourceText: Set<number>;
 }
@@ -136,6 +139,8 @@ export class SchemaModel {
           tableName: new Set(),
           columnName: new Set(),
           columnValue: new Set(),
+          tableComment: new Set(),
+          columnComment: new Set(),
           datasourceText: new Set(),
         };
         this.postings.set(term, p);
@@ -168,6 +173,7 @@ export class SchemaModel {
         tableIndex.set(`${d}\u0000${m.table}`, index);
         this.datasources[d]?.tables.push(index);
         for (const t of terms) post(t, 'tableName', index, d);
+        for (const t of commentTerms(m.comment)) post(t, 'tableComment', index, d);
       }
     }
     for (const e of entries) {
@@ -192,6 +198,7 @@ export class SchemaModel {
         this.tables[table]?.columns.push(index);
         for (const t of terms) post(t, 'columnName', index, d);
         for (const v of m.sampleValues) for (const t of valueTerms(v)) post(t, 'columnValue', index, d);
+        for (const t of commentTerms(m.comment)) post(t, 'columnComment', index, d);
       } else if (e.kind === 'schema.relationship') {
         edges.get(d)?.push(e.meta as RelationshipEntryMeta);
       } else if (e.kind === 'sample_question' || e.kind === 'verified_query') {
@@ -207,7 +214,11 @@ export class SchemaModel {
       }
     }
     for (const [term, p] of this.postings) {
-      this.df.set(term, p.tableName.size + new Set([...p.columnName, ...p.columnValue]).size);
+      this.df.set(
+        term,
+        new Set([...p.tableName, ...p.tableComment]).size +
+          new Set([...p.columnName, ...p.columnValue, ...p.columnComment]).size,
+      );
     }
     for (const terms of dsTerms.values())
       for (const t of terms) this.dfDatasource.set(t, (this.dfDatasource.get(t) ?? 0) + 1);
@@ -230,6 +241,11 @@ export class SchemaModel {
   datasourceIndex(id: string): number | undefined {
     return this.datasources.find((d) => d.id === id)?.index;
   }
+}
+
+/** A comment's terms, each once (a comment is a sentence, not a list of names). */
+function commentTerms(comment: string | undefined): string[] {
+  return comment ? [...new Set(textTerms(comment.slice(0, 400)))] : [];
 }
 
 function textTerms(text: string): string[] {

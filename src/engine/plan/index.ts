@@ -38,6 +38,7 @@ import { describeShapeError, shapeErrors } from './shape';
 import type { Plan } from './types';
 
 export { importSql } from './importer/importer';
+export { isSqlExpression } from './importer/sql-expression';
 export {
   validatePlan,
   PROBLEM_CODES,

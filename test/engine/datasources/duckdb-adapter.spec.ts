@@ -1,9 +1,19 @@
 import { createFixture } from '../../support/datasources/fixtures';
 import { createAdapter } from '../../../src/engine/datasources/factory';
-import { adapterContract, rejectionOf, secrets } from '../../support/datasources/adapter-contract';
+import {
+  adapterContract,
+  rejectionOf,
+  secrets,
+  COLUMN_COMMENT,
+  TABLE_COMMENT,
+} from '../../support/datasources/adapter-contract';
 
 adapterContract({
   type: 'duckdb',
+  commentDdl: (s) => [
+    `COMMENT ON TABLE customers IS ${s(TABLE_COMMENT)}`,
+    `COMMENT ON COLUMN customers.country IS ${s(COLUMN_COMMENT)}`,
+  ],
   varcharType: /^VARCHAR$/,
   slow: 'SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b',
   hundredThousand: 'SELECT range AS n FROM range(1, 100001)',

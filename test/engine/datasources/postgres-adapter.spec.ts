@@ -1,7 +1,11 @@
-import { adapterContract } from '../../support/datasources/adapter-contract';
+import { adapterContract, COLUMN_COMMENT, TABLE_COMMENT } from '../../support/datasources/adapter-contract';
 
 adapterContract({
   type: 'postgres',
+  commentDdl: (s) => [
+    `COMMENT ON TABLE customers IS ${s(TABLE_COMMENT)}`,
+    `COMMENT ON COLUMN customers.country IS ${s(COLUMN_COMMENT)}`,
+  ],
   varcharType: /^character varying\(40\)$/,
   slow: 'SELECT pg_sleep(30)',
   hundredThousand: 'SELECT g AS n FROM generate_series(1, 100000) g',

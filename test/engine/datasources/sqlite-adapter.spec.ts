@@ -2,6 +2,8 @@ import { adapterContract } from '../../support/datasources/adapter-contract';
 
 adapterContract({
   type: 'sqlite',
+  // SQLite has no comments on tables or columns.
+  commentDdl: null,
   varcharType: /^VARCHAR\(40\)$/,
   slow: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
   hundredThousand:

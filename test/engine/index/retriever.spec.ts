@@ -2,7 +2,7 @@ import { LocalEmbedder } from '../../../src/engine/index/embedders/local-embedde
 import { IndexService } from '../../../src/engine/index/index-service';
 import { POOLED } from '../../../src/engine/index/retriever';
 import { DuckDbIndexStore } from '../../../src/engine/index/store/duckdb-index-store';
-import { flights, school, shop } from '../../support/index-fixtures';
+import { flights, school, shop, snapshot, table } from '../../support/index-fixtures';
 
 describe('retrieval over several datasources', () => {
   let index: IndexService;
@@ -75,5 +75,58 @@ describe('retrieval over several datasources', () => {
 
   it('answers nothing for an unknown datasource rather than failing', async () => {
     expect(await index.linkSchema('orders', 'nope')).toEqual({ tables: [], columns: [], relationships: [] });
+  });
+});
+
+describe("the database's own comments in retrieval", () => {
+  let index: IndexService;
+  // Terse names a question cannot find by themselves; the comments say what they hold.
+  const hr = (withComments: boolean) => {
+    const emp = table('emp', [
+      ['id', 'integer'],
+      ['c1', 'text'],
+      ['c2', 'decimal'],
+      ['c3', 'date'],
+    ]);
+    const org = table('t_org', [
+      ['id', 'integer'],
+      ['nm', 'text'],
+    ]);
+    if (!withComments) return snapshot('hr_bare', [emp, org]);
+    return snapshot('hr', [
+      {
+        ...emp,
+        comment: 'Staff on the payroll',
+        columns: emp.columns.map((c) =>
+          c.name === 'c2' ? { ...c, comment: 'Monthly salary before tax' } : c,
+        ),
+      },
+      { ...org, comment: 'Departments of the company' },
+    ]);
+  };
+
+  beforeAll(async () => {
+    index = new IndexService({ store: new DuckDbIndexStore(':memory:'), embedder: new LocalEmbedder() });
+    await index.open();
+    await index.indexAll([
+      { datasourceId: 'hr', snapshot: hr(true) },
+      { datasourceId: 'hr_bare', snapshot: hr(false) },
+    ]);
+  });
+  afterAll(() => index.close());
+
+  it('links the column whose comment names what the question asks for, which its name alone does not', async () => {
+    const question = 'What is the monthly salary of each member of staff?';
+    const commented = await index.linkSchema(question, 'hr', { tables: 1, columns: 1 });
+    expect(commented.columns.map((c) => `${c.table}.${c.column}`)).toEqual(['emp.c2']);
+    const bare = await index.linkSchema(question, 'hr_bare', { tables: 1, columns: 1 });
+    expect(bare.columns.map((c) => `${c.table}.${c.column}`)).not.toEqual(['emp.c2']);
+  });
+
+  it('ranks the table whose comment names what the question asks for', async () => {
+    const link = await index.linkSchema('List every department', 'hr', { tables: 1, columns: 2 });
+    expect(link.tables[0]?.table).toBe('t_org');
+    // Routing hears the comments too: the commented twin wins.
+    expect((await index.rankDatasources('monthly salary of the staff'))[0]?.datasourceId).toBe('hr');
   });
 });

@@ -26,7 +26,20 @@ export interface DialectSql {
   readonly liftReadOnly?: string;
   /** orders.placed_at '2024-01-02 03:04:05' as a sample value (SQLite keeps its TEXT as stored). */
   readonly timestampSample?: string;
+  /**
+   * DDL in the database's own syntax that comments the table customers with TABLE_COMMENT and its
+   * column country (type VARCHAR(20) NOT NULL) with COLUMN_COMMENT; null for a database that has
+   * no comments (SQLite).
+   */
+  readonly commentDdl: ((sqlString: (text: string) => string) => readonly string[]) | null;
 }
+
+/** A table comment, and a column comment with a line break and a block-comment end in it. */
+export const TABLE_COMMENT = 'People who placed at least one order';
+export const COLUMN_COMMENT = "Country of delivery,\nas the carrier's form spells it */ DROP TABLE x; --";
+
+/** A string literal every dialect reads the same way (no backslash escapes needed). */
+const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 export const secrets = new SecretManager({});
 
@@ -280,6 +293,40 @@ export function adapterContract(d: DialectSql, options: ContractOptions = {}): v
       const altered = await adapter.introspect();
       expect(altered.schemaVersion).not.toBe(before.schemaVersion);
       expect(table(altered, 'customers').columns.map((c) => c.name)).toContain('vip');
+    });
+
+    it("reads the database's own table and column comments into the snapshot, and they move schema_version", async () => {
+      const before = await adapter.introspect({ sampleValues: 0 });
+      const comments = (snap: SchemaSnapshot) =>
+        snap.tables.flatMap((t) => [
+          ...(t.comment === undefined ? [] : [[t.name, t.comment]]),
+          ...t.columns.flatMap((c) => (c.comment === undefined ? [] : [[`${t.name}.${c.name}`, c.comment]])),
+        ]);
+      expect(comments(before)).toEqual([]);
+      await adapter.close();
+      if (d.commentDdl === null) {
+        // SQLite keeps no comments: the `--` and `/* */` in a CREATE statement are only its text.
+        await fixture.alter(
+          'CREATE TABLE notes (id INTEGER PRIMARY KEY /* the key */, body TEXT -- what was said\n)',
+        );
+        adapter = build(fixture);
+        const after = await adapter.introspect({ sampleValues: 0 });
+        expect(table(after, 'notes').columns.map((c) => c.name)).toEqual(['id', 'body']);
+        expect(comments(after)).toEqual([]);
+        return;
+      }
+      for (const sql of d.commentDdl(sqlString)) await fixture.alter(sql);
+      adapter = build(fixture);
+      const after = await adapter.introspect({ sampleValues: 0 });
+      expect(comments(after)).toEqual([
+        ['customers', TABLE_COMMENT],
+        ['customers.country', COLUMN_COMMENT],
+      ]);
+      // The column keeps what it was; only its comment is new.
+      const country = table(after, 'customers').columns.find((c) => c.name === 'country');
+      expect(country).toMatchObject({ kind: 'text', nullable: false });
+      expect(after.schemaVersion).not.toBe(before.schemaVersion);
+      expect((await adapter.introspect({ sampleValues: 0 })).schemaVersion).toBe(after.schemaVersion);
     });
 
     it('refuses work once closed', async () => {

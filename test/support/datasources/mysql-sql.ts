@@ -1,10 +1,14 @@
 /** The MySQL/MariaDB spelling of the adapter contract's statements (adapter-contract.ts). */
-import type { DialectSql } from './adapter-contract';
+import { COLUMN_COMMENT, TABLE_COMMENT, type DialectSql } from './adapter-contract';
 
 const digits = Array.from({ length: 10 }, (_, i) => `SELECT ${i} AS x`).join(' UNION ALL ');
 
 export const MYSQL_SQL: DialectSql = {
   type: 'mysql',
+  commentDdl: (s) => [
+    `ALTER TABLE customers COMMENT = ${s(TABLE_COMMENT)}`,
+    `ALTER TABLE customers MODIFY country VARCHAR(20) NOT NULL COMMENT ${s(COLUMN_COMMENT)}`,
+  ],
   varcharType: /^varchar\(40\)$/,
   slow: 'SELECT SLEEP(30)',
   hundredThousand: `WITH d AS (${digits}) SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * e.x + 10000 * f.x AS n FROM d a, d b, d c, d e, d f`,

@@ -1,7 +1,8 @@
 /**
  * Tools `list_datasources` and `describe_datasource`: what the caller's roles may read, and the
- * shape of one datasource: tables, columns, keys, a few sample values. A column the caller may
- * not read keeps its name and shows no values, as in the planner's prompt.
+ * shape of one datasource: tables, columns, keys, a few sample values and the database's own
+ * comments. A column the caller may not read keeps its name and shows no values and no comment,
+ * as in the planner's prompt.
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -59,8 +60,8 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
     {
       title: 'Describe a datasource',
       description:
-        'Tables, columns with types, primary and foreign keys, and a few sample values of one datasource. ' +
-        'Columns your role may not read show no values.',
+        "Tables, columns with types, primary and foreign keys, the database's comments and a few sample values of one datasource. " +
+        'Columns your role may not read show no values and no comment.',
       inputSchema: { datasource_id: z.string().min(1).describe('A datasource id from list_datasources') },
       outputSchema: {
         datasource_id: z.string(),
@@ -70,6 +71,7 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
             name: z.string(),
             readable: z.boolean(),
             row_count_estimate: z.number().nullable(),
+            comment: z.string().nullable().optional(),
             primary_key: z.array(z.string()),
             foreign_keys: z.array(
               z.object({
@@ -84,6 +86,7 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
                 type: z.string(),
                 nullable: z.boolean(),
                 readable: z.boolean(),
+                comment: z.string().nullable().optional(),
                 sample_values: z.array(z.union([z.string(), z.number(), z.boolean()])),
               }),
             ),
@@ -111,6 +114,7 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
             name: t.schema ? `${t.schema}.${t.name}` : t.name,
             readable: tableOk,
             row_count_estimate: tableOk ? t.rowCountEstimate : null,
+            comment: tableOk ? (t.comment ?? null) : null,
             primary_key: [...t.primaryKey],
             foreign_keys: t.foreignKeys.map((fk) => ({
               columns: [...fk.columns],
@@ -125,6 +129,7 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
                 type: c.type || c.kind,
                 nullable: c.nullable,
                 readable: columnOk,
+                comment: columnOk ? (c.comment ?? null) : null,
                 sample_values: columnOk ? c.sampleValues.slice(0, SAMPLES) : [],
               };
             }),
@@ -133,8 +138,13 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
         const text = tables
           .map(
             (t) =>
-              `${t.name}${t.readable ? '' : ' [not readable by your role]'}: ` +
-              t.columns.map((c) => `${c.name} ${c.type}${c.readable ? '' : ' [not readable]'}`).join(', '),
+              `${t.name}${t.readable ? '' : ' [not readable by your role]'}${t.comment ? ` (${t.comment})` : ''}: ` +
+              t.columns
+                .map(
+                  (c) =>
+                    `${c.name} ${c.type}${c.readable ? '' : ' [not readable]'}${c.comment ? ` (${c.comment})` : ''}`,
+                )
+                .join(', '),
           )
           .join('\n');
         return ok({ datasource_id, dialect: snapshot.dialect, tables }, text);

@@ -20,6 +20,7 @@ import type { TableInfo } from '../schema';
 import { DEFAULT_POOL_MAX, type DatasourceConfig } from '../../../config/schema';
 import type { Cell, ResultColumn } from '../adapter';
 import { BaseAdapter, type CatalogTable } from '../base-adapter';
+import { commentOf } from '../comments';
 import type { Cursor, StatementControl } from '../cursor';
 import { DatasourceError, type DatasourceErrorCode } from '../errors';
 import { Semaphore } from '../semaphore';
@@ -153,11 +154,11 @@ export class DuckdbAdapter extends BaseAdapter {
     const rows = async (sql: string) => (await this.execute(sql, [], { timeoutMs: 10_000 })).rows;
     const where = `database_name = current_database() AND NOT internal AND schema_name NOT IN ('information_schema', 'pg_catalog', '${SERVICE_META_SCHEMA}')`;
     const tables = await rows(
-      `SELECT schema_name, table_name, estimated_size FROM duckdb_tables() WHERE ${where} ` +
-        `UNION ALL SELECT schema_name, view_name, NULL FROM duckdb_views() WHERE ${where}`,
+      `SELECT schema_name, table_name, estimated_size, comment FROM duckdb_tables() WHERE ${where} ` +
+        `UNION ALL SELECT schema_name, view_name, NULL, comment FROM duckdb_views() WHERE ${where}`,
     );
     const columns = await rows(
-      `SELECT schema_name, table_name, column_name, data_type, is_nullable FROM duckdb_columns() WHERE ${where} ORDER BY schema_name, table_name, column_index`,
+      `SELECT schema_name, table_name, column_name, data_type, is_nullable, comment FROM duckdb_columns() WHERE ${where} ORDER BY schema_name, table_name, column_index`,
     );
     const constraints = await rows(
       `SELECT schema_name, table_name, constraint_type, to_json(constraint_column_names)::VARCHAR, referenced_table, ` +
@@ -165,7 +166,7 @@ export class DuckdbAdapter extends BaseAdapter {
         `AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY') ORDER BY schema_name, table_name, constraint_index`,
     );
     const key = (schema: Cell | undefined, name: Cell | undefined) => `${String(schema)}.${String(name)}`;
-    return tables.map(([schema, name, estimate]) => {
+    return tables.map(([schema, name, estimate, comment]) => {
       const k = key(schema, name);
       const pk = constraints.find((c) => key(c[0], c[1]) === k && c[2] === 'PRIMARY KEY');
       return {
@@ -178,6 +179,7 @@ export class DuckdbAdapter extends BaseAdapter {
             type: String(c[3]),
             kind: typeKind(String(c[3]), 'duckdb'),
             nullable: c[4] === true,
+            ...commentOf(c[5]),
           })),
         primaryKey: pk ? (JSON.parse(String(pk[3])) as string[]) : [],
         foreignKeys: constraints
@@ -188,6 +190,7 @@ export class DuckdbAdapter extends BaseAdapter {
             refColumns: JSON.parse(String(c[5])) as string[],
           })),
         rowCountEstimate: estimate === null || estimate === undefined ? null : Number(estimate),
+        ...commentOf(comment),
       };
     });
   }

@@ -1,15 +1,18 @@
 /**
  * MySQL/MariaDB's catalog (information_schema) for the connection's database. Estimates are
- * `TABLE_ROWS` (InnoDB's statistics, refreshed by ANALYZE TABLE); null for views.
+ * `TABLE_ROWS` (InnoDB's statistics, refreshed by ANALYZE TABLE); null for views. Comments are
+ * `TABLE_COMMENT` and `COLUMN_COMMENT` (empty when none); a view's TABLE_COMMENT is the word
+ * `VIEW`, not a comment.
  */
 import type { Cell } from '../adapter';
 import type { CatalogTable } from '../base-adapter';
+import { commentOf } from '../comments';
 import type { Dialect, TypeKind } from '../schema';
 
-const TABLES = `SELECT TABLE_NAME, TABLE_TYPE, TABLE_ROWS FROM information_schema.TABLES
+const TABLES = `SELECT TABLE_NAME, TABLE_TYPE, TABLE_ROWS, TABLE_COMMENT FROM information_schema.TABLES
 WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME`;
 
-const COLUMNS = `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS
+const COLUMNS = `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_COMMENT FROM information_schema.COLUMNS
 WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 
 const KEYS = `SELECT k.TABLE_NAME, c.CONSTRAINT_TYPE, k.CONSTRAINT_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_SCHEMA,
@@ -27,7 +30,7 @@ export async function readMysqlCatalog(
   const [tables, columns, keys] = [await rows(TABLES), await rows(COLUMNS), await rows(KEYS)];
   const [dbRow] = await rows('SELECT DATABASE()');
   const database = dbRow?.[0];
-  return tables.map(([name, tableType, tableRows]) => {
+  return tables.map(([name, tableType, tableRows, comment]) => {
     const own = keys.filter((k) => k[0] === name);
     const fkNames = [...new Set(own.filter((k) => k[1] === 'FOREIGN KEY').map((k) => String(k[2])))];
     return {
@@ -40,6 +43,7 @@ export async function readMysqlCatalog(
           type: String(c[2]),
           kind: typeKind(String(c[2]), 'mysql'),
           nullable: c[3] === 'YES',
+          ...commentOf(c[4]),
         })),
       primaryKey: own.filter((k) => k[1] === 'PRIMARY KEY').map((k) => String(k[3])),
       foreignKeys: fkNames.map((fk) => {
@@ -53,6 +57,7 @@ export async function readMysqlCatalog(
         };
       }),
       rowCountEstimate: tableType === 'VIEW' || tableRows === null ? null : Number(tableRows),
+      ...(tableType === 'VIEW' ? {} : commentOf(comment)),
     };
   });
 }

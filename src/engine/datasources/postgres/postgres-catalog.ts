@@ -2,22 +2,25 @@
  * PostgreSQL's catalog as CatalogTables: every user schema (not pg_catalog, information_schema,
  * pg_toast, temp schemas), tables, partitioned tables, views, materialized views and foreign
  * tables; declared types from `format_type`; estimates from `pg_class.reltuples` (-1 when never
- * analysed, then the base class counts).
+ * analysed, then the base class counts); comments from `COMMENT ON` (pg_description, through
+ * obj_description and col_description).
  */
 import type { Cell } from '../adapter';
 import type { CatalogTable } from '../base-adapter';
+import { commentOf } from '../comments';
 import type { Dialect, TypeKind } from '../schema';
 
 const USER_SCHEMA = `n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'`;
 
 const TABLES = `
-SELECT n.nspname, c.relname, c.reltuples::float8, c.relkind::text
+SELECT n.nspname, c.relname, c.reltuples::float8, c.relkind::text, obj_description(c.oid, 'pg_class')
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND ${USER_SCHEMA}
 ORDER BY 1, 2`;
 
 const COLUMNS = `
-SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull, t.typtype::text
+SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull, t.typtype::text,
+  col_description(c.oid, a.attnum)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_type t ON t.oid = a.atttypid
@@ -43,7 +46,7 @@ export async function readPostgresCatalog(
 ): Promise<CatalogTable[]> {
   const [tables, columns, keys] = [await rows(TABLES), await rows(COLUMNS), await rows(KEYS)];
   const key = (schema: Cell | undefined, name: Cell | undefined) => `${String(schema)}.${String(name)}`;
-  return tables.map(([schema, name, reltuples, relkind]) => {
+  return tables.map(([schema, name, reltuples, relkind, comment]) => {
     const k = key(schema, name);
     const own = keys.filter((r) => key(r[0], r[1]) === k);
     const pk = own.find((r) => r[2] === 'p');
@@ -61,6 +64,7 @@ export async function readPostgresCatalog(
           // an enum's values are labels: text for the planner
           kind: c[5] === 'e' ? 'text' : typeKind(String(c[3]), 'postgres'),
           nullable: c[4] === true,
+          ...commentOf(c[6]),
         })),
       primaryKey: pk ? (JSON.parse(String(pk[3])) as string[]) : [],
       foreignKeys: own
@@ -71,6 +75,7 @@ export async function readPostgresCatalog(
           refColumns: JSON.parse(String(r[6])) as string[],
         })),
       rowCountEstimate: estimate,
+      ...commentOf(comment),
     } satisfies CatalogTable;
   });
 }

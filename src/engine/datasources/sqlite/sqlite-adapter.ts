@@ -131,6 +131,10 @@ export class SqliteAdapter extends BaseAdapter {
     release();
   }
 
+  /**
+   * SQLite has no comments on tables or columns (the `-- ...` in a CREATE statement's text is not a
+   * catalog fact), so its snapshot carries none.
+   */
   protected async readCatalog(): Promise<CatalogTable[]> {
     const rows = async (sql: string, params: unknown[] = []) =>
       (await this.execute(sql, params, { timeoutMs: 10_000 })).rows;

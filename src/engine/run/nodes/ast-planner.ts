@@ -4,8 +4,9 @@
  * the logical validator checks the plan next and the generator compiles the SQL that runs; the
  * model's text never runs. The prompt carries the relevant schema (all of it when small, the
  * retrieved tables and columns plus join paths when large) before the prompt-cache breakpoint,
- * then similar verified queries and the question. On a retry it also carries the previous draft
- * or plan and what was wrong with it.
+ * then similar verified queries and the question. The datasource's instructions and glossary
+ * (within their budget, the terms the question names first) sit among the rules, before the
+ * schema. On a retry it also carries the previous draft or plan and what was wrong with it.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
@@ -37,6 +38,7 @@ import {
   type SqlDraftAnswer,
 } from '../prompts/planner-sql-draft';
 import { plannerSchemaText } from '../prompts/planner-schema';
+import { knowledgeText } from '../prompts/knowledge';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryAttempt, SubQueryState } from '../run-state';
 import type { SubQueryNode } from '../node';
@@ -64,6 +66,8 @@ export class AstPlanner implements SubQueryNode {
     if (!snapshot)
       throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
     const schemaText = await this.schemaText(sq, snapshot, state);
+    const config = this.datasources.get(sq.datasourceId)?.config;
+    const knowledge = config ? knowledgeText(config, sq.intent, snapshot.dialect) : '';
     const examples = await plannerExamples(sq, snapshot, {
       verified: this.verified,
       planCache: this.planCache,
@@ -72,13 +76,19 @@ export class AstPlanner implements SubQueryNode {
       visible: verifiedVisibleTo(state.request.caller.roles, this.config.policies.roles, () => snapshot),
     });
     if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
-      await this.draftSql(attempt, ctx, snapshot, schemaText, examples);
+      await this.draftSql(
+        attempt,
+        ctx,
+        snapshot,
+        plannerSqlSystem(snapshot.dialect, schemaText, knowledge),
+        examples,
+      );
       return;
     }
     const answer = await ctx.models.structured<PlannerAnswer>(
       AGENTS.planner,
       'ast_planner',
-      plannerPlanSystem(schemaText),
+      plannerPlanSystem(schemaText, knowledge),
       [
         {
           role: 'user',
@@ -103,14 +113,14 @@ export class AstPlanner implements SubQueryNode {
     attempt: SubQueryAttempt,
     ctx: RunContext,
     snapshot: SchemaSnapshot,
-    schemaText: string,
+    system: string,
     examples: PromptExample[],
   ): Promise<void> {
     const { sq, previous } = attempt;
     const answer = await ctx.models.structured<SqlDraftAnswer>(
       AGENTS.planner,
       'ast_planner',
-      plannerSqlSystem(snapshot.dialect, schemaText),
+      system,
       [
         {
           role: 'user',

@@ -3,6 +3,8 @@
  * A simple question stays one sub-query. The model only chooses among the resolver's candidates,
  * and is asked only when it has something to decide (settings.pipeline.decompose `auto`): with one
  * candidate datasource and no sign of several intents the question is one sub-query as it stands.
+ * Each candidate is described with its knowledge (instructions and the glossary terms the
+ * question names first), the candidates sharing one knowledge budget.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
@@ -12,6 +14,7 @@ import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
 import { newSubQuery, type RunState } from '../run-state';
 import { mayHaveSeveralIntents } from './intents';
+import { KNOWLEDGE_TOKENS, knowledgeText } from '../prompts/knowledge';
 import type { RunNode } from '../node';
 import {
   DECOMPOSE_TOOL,
@@ -62,8 +65,16 @@ export class Decomposer implements RunNode {
       });
       return;
     }
+    const share = Math.floor(KNOWLEDGE_TOKENS / Math.max(1, candidates.length));
     const described = describeCandidates(
-      candidates.map((id) => ({ id, description: this.datasources.get(id)?.config.description })),
+      candidates.map((id) => {
+        const config = this.datasources.get(id)?.config;
+        return {
+          id,
+          description: config?.description,
+          knowledge: config ? knowledgeText(config, state.request.question, config.type, share) : '',
+        };
+      }),
     );
     const prompt = decomposerPrompt(state.request.question, described, max);
     const answer = await ctx.models.structured<Decomposition>(

@@ -31,11 +31,28 @@ export const decompositionSchema = (candidates: string[]) => ({
   },
 });
 
-/** The candidates as the prompt lists them: one line each, best first. */
+/**
+ * The candidates as the prompt lists them, best first: one line each, then, indented under it,
+ * the datasource's knowledge (its business rules and the glossary terms the question names,
+ * knowledge.ts) when it has some.
+ */
 export function describeCandidates(
-  candidates: readonly { readonly id: string; readonly description?: string | null }[],
+  candidates: readonly {
+    readonly id: string;
+    readonly description?: string | null;
+    readonly knowledge?: string;
+  }[],
 ): string {
-  return candidates.map((c) => `- ${c.id}: ${c.description ?? '(no description)'}`).join('\n');
+  return candidates
+    .map((c) => {
+      const line = `- ${c.id}: ${c.description ?? '(no description)'}`;
+      if (!c.knowledge) return line;
+      return `${line}\n${c.knowledge
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n')}`;
+    })
+    .join('\n');
 }
 
 /** The decomposer's prompt: `described` lists the candidate datasources, best first. */

@@ -52,16 +52,16 @@ export const PLANNER_SYSTEM = [
   '- If the schema cannot answer the question, return plan null and say why in unanswerable_reason.',
 ].join('\n');
 
+/** The plan format's system prompt: the plan language and rules, the datasource's knowledge, the schema. */
+export function plannerPlanSystem(schemaText: string, knowledge = ''): string {
+  return `${PLANNER_SYSTEM}${knowledge ? `\n\n${knowledge}` : ''}\n\nSchema:\n${schemaText}`;
+}
+
 /** A known question and its answer, shown in the planner format in use. */
 export interface PromptExample {
   readonly question: string;
   readonly sql: string;
   readonly plan?: unknown;
-}
-
-/** The plan format's system prompt: the rules, then the schema (before the prompt-cache breakpoint). */
-export function plannerPlanSystem(schemaText: string): string {
-  return `${PLANNER_SYSTEM}\n\nSchema:\n${schemaText}`;
 }
 
 /** What a planner's user message holds, in either format; the schema is in the system prompt. */

@@ -30,7 +30,12 @@ export const SQL_DRAFT_SCHEMA: Record<string, unknown> = {
   },
 };
 
-export function plannerSqlSystem(dialect: string, schemaText: string): string {
+/**
+ * `knowledge` (the datasource's instructions and glossary, knowledge.ts) follows the general
+ * rules as rules of their own, before the schema: a model reads them as what to do, not as facts
+ * about tables.
+ */
+export function plannerSqlSystem(dialect: string, schemaText: string, knowledge = ''): string {
   return [
     `You write one read-only SQL SELECT statement in the ${dialect} dialect that answers the question.`,
     'Rules:',
@@ -41,6 +46,7 @@ export function plannerSqlSystem(dialect: string, schemaText: string): string {
     '- Add ORDER BY and LIMIT only when the question asks for a ranking, a top-N or an order.',
     "- Write text values exactly as the schema spells them. `matches:` shows stored values the question's words may name and how each matched: when the question names one, use it as stored.",
     '- If the schema cannot answer, answer sql null and say why in unanswerable_reason.',
+    ...(knowledge ? ['', knowledge] : []),
     '',
     'Schema:',
     schemaText,

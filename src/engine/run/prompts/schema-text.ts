@@ -1,10 +1,10 @@
 /**
  * The schema as the planner sees it: compact DDL, one CREATE TABLE per table with types, primary
- * and foreign keys, and as comments the row estimate, the stored values the question names
- * (`matches:`) and a few typical values (`e.g.`). Models read DDL best of the schema formats
- * published systems compared, and it shows them SQL's own spelling of each value. Tables and
- * columns a role may not read keep their names (so the model can explain a refusal) but show no
- * values and no statistics.
+ * and foreign keys, and as comments the database's own comment on the table or column, the row
+ * estimate, the stored values the question names (`matches:`) and a few typical values (`e.g.`).
+ * Models read DDL best of the schema formats published systems compared, and it shows them SQL's
+ * own spelling of each value. Tables and columns a role may not read keep their names (so the
+ * model can explain a refusal) but show no comment, no values and no statistics.
  */
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
 import type { MatchKind } from '../../index/values/value-index';
@@ -101,6 +101,7 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
   const notes: string[] = [];
   if (readable && t.rowCountEstimate !== null) notes.push(`~${t.rowCountEstimate} rows`);
   if (!readable) notes.push('[not readable by your role]');
+  if (readable && t.comment) notes.push(commentText(t.comment, TABLE_COMMENT_CHARS));
   const lines: { text: string; comment: string }[] = [];
   const singlePk = t.primaryKey.length === 1 ? t.primaryKey[0] : null;
   for (const c of t.columns) {
@@ -122,12 +123,16 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
       readable && canReadColumn(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
     let comment = '';
     if (!colReadable && readable) comment = '[not readable by your role]';
-    if (colReadable)
-      comment = valueComment(
+    if (colReadable) {
+      const values = valueComment(
         c,
         opts.values?.get(`${t.name}.${c.name}`.toLowerCase()),
         sampleBudget(c, samples, c.name === singlePk || t.primaryKey.includes(c.name) || ref !== undefined),
       );
+      comment = [c.comment ? commentText(c.comment, COLUMN_COMMENT_CHARS) : '', values]
+        .filter(Boolean)
+        .join('; ');
+    }
     lines.push({ text: parts.join(' '), comment });
   }
   if (t.primaryKey.length > 1)
@@ -137,7 +142,7 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     const comma = i < lines.length - 1 ? ',' : '';
     return l.comment ? `${l.text}${comma} -- ${l.comment}` : `${l.text}${comma}`;
   });
-  const head = `CREATE TABLE ${t.name} (${notes.length ? ` -- ${notes.join(' ')}` : ''}`;
+  const head = `CREATE TABLE ${t.name} (${notes.length ? ` -- ${notes.join('; ')}` : ''}`;
   return [head, ...body, ');'].join('\n');
 }
 
@@ -205,6 +210,27 @@ const MATCH_LABEL: Record<MatchKind, string> = {
 function describeMatch(m: MatchedValue): string {
   const how = m.kind === 'exact' ? MATCH_LABEL.exact : `${MATCH_LABEL[m.kind]} "${m.phrase}"`;
   return `${sqlLiteral(m.value)} (${how})`;
+}
+
+/** Longest database comment shown, in characters: a table's carries its rules, a column's a note. */
+const TABLE_COMMENT_CHARS = 400;
+const COLUMN_COMMENT_CHARS = 200;
+
+/**
+ * A database comment as one line of a `--` comment: line breaks and runs of white space become one
+ * space (a new line would end the comment and leave the rest as DDL), `/*` and `*\/` are split so
+ * the text cannot open or close a block comment, and a long comment is cut at a word with `…`.
+ */
+export function commentText(text: string, maxChars: number): string {
+  const flat = text
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .replace(/\/\*/g, '/ *')
+    .replace(/\*\//g, '* /')
+    .trim();
+  if (flat.length <= maxChars) return flat;
+  const cut = flat.slice(0, maxChars - 1);
+  const word = cut.lastIndexOf(' ');
+  return `${(word > maxChars / 2 ? cut.slice(0, word) : cut).trimEnd()}…`;
 }
 
 /** `schema.table` as the index names it, lower-cased (retrieval's sets use it). */
