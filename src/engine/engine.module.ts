@@ -15,7 +15,7 @@ import { DATASOURCE_PREPARERS } from './datasources/preparer';
 import { DatasourceRegistry } from './datasources/registry';
 import { ENGINE_CONFIG, type EngineOptions } from './engine-config';
 import { OperatorEvents } from './events/operator-events';
-import { SchemaIndex } from './index/schema-index';
+import { SchemaIndex } from './index';
 import { EngineLifecycle } from './lifecycle/engine-lifecycle';
 import { EngineState } from './run/engine-state';
 import { ModelReachability } from './lifecycle/model-reachability';

@@ -12,7 +12,7 @@ import type {
   IndexStatus,
   IndexTarget,
 } from '../index';
-import { SchemaIndex } from '../index/schema-index';
+import { SchemaIndex } from '../index';
 import { getLogger } from '../logging/logger';
 
 const log = getLogger('nl2sql.index');

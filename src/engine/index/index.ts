@@ -35,30 +35,7 @@
  * or `openai`/`alpha` (the SDK; key from embeddings.api_key or OPENAI_API_KEY).
  * The store is behind `IndexStore`; `DuckDbIndexStore` is the embedded implementation.
  */
-import { join } from 'node:path';
-import type { EmbeddingsConfig, StorageConfig } from '../../config/schema';
-import { SecretManager } from '../../config/secrets';
-import { createEmbedder } from './embedders/create-embedder';
-import { IndexService, type IndexLogger } from './index-service';
-import { DuckDbIndexStore } from './store/duckdb-index-store';
-
-import { DEFAULT_INDEX_PATH } from '../../config/schema';
-
-export { DEFAULT_INDEX_PATH };
-export const INDEX_FILE = 'index.duckdb';
-
-export function createIndexService(
-  config: { readonly embeddings?: EmbeddingsConfig; readonly storage?: StorageConfig },
-  deps: { readonly secrets?: SecretManager; readonly logger?: IndexLogger } = {},
-): IndexService {
-  const dir = config.storage?.index?.path ?? DEFAULT_INDEX_PATH;
-  return new IndexService({
-    store: new DuckDbIndexStore(join(dir, INDEX_FILE)),
-    embedder: createEmbedder(config.embeddings, deps.secrets),
-    namespace: config.storage?.index?.namespace,
-    logger: deps.logger,
-  });
-}
+export { createIndexService, DEFAULT_INDEX_PATH, INDEX_FILE } from './create-index-service';
 
 export { IndexService } from './index-service';
 export type {
@@ -86,3 +63,11 @@ export { OpenAiEmbedder } from './embedders/openai-embedder';
 export { DuckDbIndexStore } from './store/duckdb-index-store';
 export type { IndexStore, IndexScope, BuildRecord, StoredEntry } from './store/index-store';
 export { ENTRY_KINDS, buildEntries, type EntryKind, type DatasourceMeta } from './entries';
+export { tableKey } from './entries';
+export type { EvidenceOptions } from './retriever';
+export { SchemaIndex } from './schema-index';
+export { stem, terms } from './text/tokens';
+export { isValueColumn } from './values/collect';
+export { words } from './values/normalise';
+export { textShape } from './values/text-shape';
+export type { MatchKind, ValueIndex, ValueMatch } from './values/value-index';

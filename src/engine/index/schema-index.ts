@@ -10,7 +10,7 @@ import { EngineError } from '../errors';
 import { getLogger } from '../logging/logger';
 import { createEmbedder } from './embedders/create-embedder';
 import { dot, type Embedder } from './embedders/embedder';
-import { createIndexService } from './index';
+import { createIndexService } from './create-index-service';
 import type { IndexService } from './index-service';
 
 export class SchemaIndex {

@@ -12,7 +12,7 @@ import { DatasourceRegistry } from '../datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
 import { EngineNotReadyError, type DatasourceCheck } from '../errors';
 import { OperatorEvents } from '../events/operator-events';
-import { SchemaIndex } from '../index/schema-index';
+import { SchemaIndex } from '../index';
 import { LlmService } from '../llm/llm-service';
 import { probeAgents } from '../llm/reachability';
 import { getLogger } from '../logging/logger';

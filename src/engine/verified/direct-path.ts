@@ -5,7 +5,7 @@
  * question without a guess is answered by the query with no model call at all.
  */
 import type { SchemaSnapshot } from '../datasources/schema';
-import type { SchemaIndex } from '../index/schema-index';
+import type { SchemaIndex } from '../index';
 import { combinedLookup, fillParams, maskValues, snapshotLookup, valueIndexLookup } from './param-filling';
 import type { CheckedVerifiedQuery, ParamValue } from './verified-queries';
 

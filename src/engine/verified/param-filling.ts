@@ -5,7 +5,7 @@
  * for one numeric parameter, no stored value named) leaves the decision to the model.
  */
 import type { SchemaSnapshot } from '../datasources/schema';
-import type { ValueIndex } from '../index/values/value-index';
+import type { ValueIndex } from '../index';
 import type { CheckedVerifiedQuery, ParamValue } from './verified-queries';
 
 /** Stored values of `column` named by the question, spelt as stored. */

@@ -10,7 +10,7 @@ import type { ConfigProblem } from '../../config/config-error';
 import type { SchemaSnapshot } from '../datasources/schema';
 import { importSql, paramNames, validatePlan } from '../plan';
 import type { Query } from '../plan/types';
-import { terms } from '../index/text/tokens';
+import { terms } from '../index';
 
 /** A parameter's value, typed as the verified query declares it. */
 export type ParamValue = string | number | boolean | null;

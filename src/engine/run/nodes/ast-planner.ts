@@ -11,7 +11,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
 import { DatasourceRegistry } from '../../datasources/registry';
-import { SchemaIndex } from '../../index/schema-index';
+import { SchemaIndex } from '../../index';
 import { VerifiedQueries } from '../../verified/verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError, PlanRejectedError, RefusalError } from '../../errors';

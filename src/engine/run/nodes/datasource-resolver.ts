@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
 import { DatasourceRegistry } from '../../datasources/registry';
-import { SchemaIndex } from '../../index/schema-index';
+import { SchemaIndex } from '../../index';
 import { RefusalError } from '../../errors';
 import { canReadDatasource } from '../../policy/rbac';
 import { AGENTS } from '../agents';
@@ -18,7 +18,7 @@ import {
   routerUserMessage,
   type RouteAnswer,
 } from '../prompts/router';
-import type { EvidenceOptions } from '../../index/retriever';
+import type { EvidenceOptions } from '../../index';
 import { readableEvidence } from '../../policy/value-evidence';
 import type { RunContext } from '../run-context';
 import type { RunState } from '../run-state';

@@ -5,7 +5,7 @@
  * because an unrelated example costs tokens and pulls the model towards the wrong tables.
  */
 import type { SchemaSnapshot } from '../../datasources/schema';
-import type { SchemaIndex } from '../../index/schema-index';
+import type { SchemaIndex } from '../../index';
 import { compilePlan } from '../../plan';
 import type { Query } from '../../plan/types';
 import type { VerifiedQueries } from '../../verified/verified-queries';

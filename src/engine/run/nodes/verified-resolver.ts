@@ -7,7 +7,7 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
-import { SchemaIndex } from '../../index/schema-index';
+import { SchemaIndex } from '../../index';
 import { verifiedVisibleTo } from '../../policy/verified-visibility';
 import { AGENTS } from '../agents';
 import type { SubQueryNode } from '../node';

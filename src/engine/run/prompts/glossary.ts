@@ -7,8 +7,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Dialect } from '../../datasources/schema';
-import { words } from '../../index/values/normalise';
-import { stem } from '../../index/text/tokens';
+import { words } from '../../index';
+import { stem } from '../../index';
 import { isSqlExpression } from '../../plan';
 
 export type Glossary = Readonly<Record<string, string>>;

@@ -5,7 +5,7 @@
  * and the prompts bench both render through here, so the bench measures what models are sent.
  */
 import type { SchemaSnapshot } from '../../datasources/schema';
-import type { IndexService } from '../../index/index-service';
+import type { IndexService } from '../../index';
 import type { RolePolicies } from '../../policy/rbac';
 import { readableEvidence } from '../../policy/value-evidence';
 import { isLargeSchema, renderSchema } from './schema-text';

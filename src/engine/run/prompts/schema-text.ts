@@ -7,8 +7,8 @@
  * model can explain a refusal) but show no comment, no values and no statistics.
  */
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
-import type { MatchKind } from '../../index/values/value-index';
-import { textShape } from '../../index/values/text-shape';
+import type { MatchKind } from '../../index';
+import { textShape } from '../../index';
 import { canReadColumn, canReadTable, type RolePolicies } from '../../policy/rbac';
 
 export interface SchemaPromptOptions {

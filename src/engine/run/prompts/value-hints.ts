@@ -6,9 +6,9 @@
  * column's matches from pulling it into a large schema's linked part.
  */
 import type { SchemaSnapshot } from '../../datasources/schema';
-import { tableKey } from '../../index/entries';
-import { isValueColumn } from '../../index/values/collect';
-import type { ValueIndex, ValueMatch } from '../../index/values/value-index';
+import { tableKey } from '../../index';
+import { isValueColumn } from '../../index';
+import type { ValueIndex, ValueMatch } from '../../index';
 import type { ColumnValueHints, MatchedValue } from './schema-text';
 
 /** Matches shown per column, and in all. */

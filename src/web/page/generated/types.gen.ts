@@ -215,6 +215,7 @@ export type ErrorCode =
   | 'JOIN_MISSING_CONDITION'
   | 'JOIN_TYPE_MISMATCH'
   | 'PLAN_SCHEMA_VIOLATION'
+  | 'PLAN_TOO_COMPLEX'
   | 'PLAN_MISSING'
   | 'PLAN_UNSUPPORTED'
   | 'PLAN_MALFORMED'
@@ -470,7 +471,7 @@ export type ResultPageDto = {
 
 export type DatasourceRequest = {
   /**
-   * One datasource in the shape of a `datasources` entry of the config file: id, type, connection, and optionally description, limits, preferred_tables, sample_questions, required
+   * One datasource in the shape of a `datasources` entry of the config file: id, type, connection, and optionally description, limits, preferred_tables, sample_questions, instructions, glossary, required
    */
   config: {
     [key: string]: unknown;
@@ -481,6 +482,21 @@ export type DatasourceResponse = {
   success: boolean;
   message: string;
   datasource_id?: string | null;
+};
+
+export type SchemaCommentDto = {
+  /**
+   * The table, as `schema.table` where the database has schemas
+   */
+  table: string;
+  /**
+   * The column, or null for the table's own comment
+   */
+  column: string | null;
+  /**
+   * The comment as the database holds it
+   */
+  comment: string;
 };
 
 export type ListedDatasourceDto = {
@@ -499,6 +515,10 @@ export type ListedDatasourceDto = {
    * Why the datasource failed, or null
    */
   reason: string | null;
+  /**
+   * The database's own comments (PostgreSQL and DuckDB COMMENT ON, MySQL/MariaDB table and column comments; SQLite has none) on the tables and columns the caller's roles may read. Absent until the datasource has been introspected.
+   */
+  comments?: Array<SchemaCommentDto>;
 };
 
 export type DatasourceList = {
@@ -1062,6 +1082,38 @@ export type ResultCsvResponses = {
 };
 
 export type ResultCsvResponse = ResultCsvResponses[keyof ResultCsvResponses];
+
+export type ResultArrowData = {
+  body?: never;
+  path: {
+    request_id: string;
+    result_id: string;
+  };
+  query?: never;
+  url: '/api/v1/query/{request_id}/results/{result_id}.arrow';
+};
+
+export type ResultArrowErrors = {
+  /**
+   * No role (ROLE_REQUIRED): set api.role_header, api.role or api.trust_body_role
+   */
+  401: ErrorBody;
+  /**
+   * Unknown run or result, a run of another tenant, or an id that is not a plain token (NOT_FOUND)
+   */
+  404: ErrorBody;
+};
+
+export type ResultArrowError = ResultArrowErrors[keyof ResultArrowErrors];
+
+export type ResultArrowResponses = {
+  /**
+   * The result as an Arrow IPC stream
+   */
+  200: Blob | File;
+};
+
+export type ResultArrowResponse = ResultArrowResponses[keyof ResultArrowResponses];
 
 export type ResultPageData = {
   body?: never;
