@@ -35,13 +35,14 @@ export type AppConfig = ResolvedConfig & {
 export function resolveDefaults(raw: RawConfig, baseDir: string): AppConfig {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
   const filled = Value.Default(ConfigSchema, structuredClone(raw)) as ResolvedConfig;
-  const { results, traces, index } = filled.storage;
+  const { results, traces, knowledge, index } = filled.storage;
   return {
     ...filled,
     datasources: filled.datasources.map((ds) => resolveDatasourcePaths(ds, baseDir)),
     storage: {
       results: { ...results, path: abs(results.path) },
       traces: { ...traces, path: abs(traces.path) },
+      knowledge: { path: abs(knowledge.path) },
       index: { ...index, path: abs(index.path) },
     },
     hooks: filled.hooks.map((h) => ({ ...h, module: abs(h.module) })),

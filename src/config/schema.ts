@@ -248,6 +248,8 @@ const StoreSchema = (path: string) =>
 export const StorageSchema = Closed({
   results: Default(StoreSchema('./data/results'), {}),
   traces: Default(StoreSchema('./data/traces'), {}),
+  /** Feedback and verified queries added at runtime: `<path>/<tenant>/{feedback,verified-queries}/`. */
+  knowledge: Default(Closed({ path: Default(Type.String(), './data/knowledge') }), {}),
   index: Default(
     Closed({
       path: Default(Type.String(), DEFAULT_INDEX_PATH),
@@ -292,6 +294,8 @@ const ParamSchema = Closed({
     Type.Literal('date'),
   ]),
   description: Type.Optional(Type.String()),
+  /** A value the parameter may take: `nl2sql eval` asks the question with it (see README, Evaluation). */
+  example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
 });
 
 export const VerifiedQuerySchema = Closed({

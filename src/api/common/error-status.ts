@@ -90,7 +90,12 @@ export function statusForCode(code: ErrorCode): HttpStatus {
     case 'SQL_PARSE_ERROR':
     case 'SQL_IMPORT_UNSUPPORTED':
     case 'MODEL_OUTPUT_INVALID':
+    case 'VERIFIED_QUERY_INVALID':
+    case 'CORRECTED_SQL_INVALID':
       return HttpStatus.UNPROCESSABLE_ENTITY;
+    case 'VERIFIED_QUERY_EXISTS':
+    case 'VERIFIED_QUERY_READ_ONLY':
+      return HttpStatus.CONFLICT;
     case 'RUN_COST_LIMIT':
     case 'RUN_CALL_LIMIT':
     case 'PROVIDER_RATE_LIMITED':
