@@ -34,6 +34,9 @@ import { Pipeline } from './run/pipeline';
 import { MemoryPlanCache, PlanCache } from './run/plan-cache';
 import { RunService } from './run/run-service';
 import { VerifiedQueries } from './verified/verified-queries';
+import { VerifiedQueryAdmin } from './verified/verified-admin';
+import { VerifiedDrift } from './verified/drift';
+import { LocalVerifiedQueryStore, VerifiedQueryStore } from './verified/verified-query-store';
 import { HookRunner } from './policy/hooks';
 import { LocalResultStore, LocalTraceStore, ResultStore, TraceStore } from './storage';
 
@@ -97,6 +100,10 @@ export class EngineModule {
       },
       { provide: VerifiedQueries, useFactory: () => new VerifiedQueries(config.verified_queries) },
       {
+        provide: VerifiedQueryStore,
+        useFactory: () => new LocalVerifiedQueryStore(config.storage.knowledge.path),
+      },
+      {
         provide: HookRunner,
         inject: [OperatorEvents],
         useFactory: (events: OperatorEvents) => new HookRunner(config.hooks, events),
@@ -113,6 +120,8 @@ export class EngineModule {
       IndexAdmin,
       ResultsService,
       RetentionService,
+      VerifiedQueryAdmin,
+      VerifiedDrift,
       EngineLifecycle,
     ];
     return {

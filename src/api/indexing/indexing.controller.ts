@@ -64,6 +64,7 @@ class IndexProblemDto {
       'SCHEMA_CHANGED',
       'NO_TABLES',
       'NO_DATASOURCES',
+      'VERIFIED_QUERY_DISABLED',
     ],
   })
   code!: string;

@@ -10,6 +10,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Subscription } from 'rxjs';
 import { DatasourceRegistry } from '../../engine/datasources/registry';
 import { OperatorEvents, type OperatorEvent } from '../../engine/events/operator-events';
+import { VerifiedQueries } from '../../engine/verified/verified-queries';
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -80,6 +81,18 @@ export class EngineMetrics implements OnModuleDestroy {
     help: 'Sub-queries planned from the plan cache (no model call)',
     registers: [this.registry],
   });
+  private readonly feedback = new Counter({
+    name: 'nl2sql_feedback_total',
+    help: 'Ratings of runs recorded (POST /api/v1/query/{request_id}/feedback), by rating',
+    labelNames: ['rating'] as const,
+    registers: [this.registry],
+  });
+  private readonly verifiedChanges = new Counter({
+    name: 'nl2sql_verified_query_status_changes_total',
+    help: 'Verified queries disabled or enabled again by a re-check after a schema change, by new status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
   readonly httpRequests = new Counter({
     name: 'nl2sql_http_requests_total',
     help: 'HTTP requests by method, route template and status',
@@ -97,9 +110,22 @@ export class EngineMetrics implements OnModuleDestroy {
   constructor(
     operator: OperatorEvents,
     private readonly datasources: DatasourceRegistry,
+    verified: VerifiedQueries,
   ) {
     const registry = this.registry;
     const sources = this.datasources;
+    new Gauge({
+      name: 'nl2sql_verified_queries',
+      help: 'Verified queries now, by status (enabled, disabled by a schema change, unchecked) and origin (config, runtime)',
+      labelNames: ['status', 'origin'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const status of ['enabled', 'disabled', 'unchecked'] as const)
+          for (const origin of ['config', 'runtime'] as const) this.set({ status, origin }, 0);
+        for (const e of verified.list()) this.inc({ status: e.status, origin: e.origin });
+      },
+    });
     new Gauge({
       name: 'nl2sql_datasource_active_statements',
       help: 'Statements open now per datasource (each holds a pooled connection or slot)',
@@ -149,11 +175,19 @@ export class EngineMetrics implements OnModuleDestroy {
         this.sqlRows.inc({ datasource_id }, amount(rows));
         return;
       }
+      case 'feedback.recorded':
+        this.feedback.inc({ rating: e.data.rating });
+        return;
+      case 'verified_query.status_changed':
+        this.verifiedChanges.inc({ status: e.data.status });
+        return;
       case 'policy.denied':
       case 'hook.decision':
       case 'audit.llm.changed':
       case 'audit.datasource.added':
       case 'audit.datasource.removed':
+      case 'audit.verified_query.added':
+      case 'audit.verified_query.removed':
         // Counted nowhere: what they say is about roles and reasons, which no label may carry.
         return;
     }

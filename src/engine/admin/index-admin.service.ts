@@ -9,11 +9,13 @@ import type {
   DatasourceMeta,
   IndexAllResult,
   IndexingStats,
+  IndexProblem,
   IndexStatus,
   IndexTarget,
 } from '../index';
 import { SchemaIndex } from '../index';
 import { getLogger } from '../logging/logger';
+import { VerifiedQueries } from '../verified/verified-queries';
 
 const log = getLogger('nl2sql.index');
 
@@ -23,6 +25,7 @@ export class IndexAdmin {
     @Inject(ENGINE_CONFIG) private readonly config: EngineConfig,
     private readonly datasources: DatasourceRegistry,
     private readonly index: SchemaIndex,
+    private readonly verified: VerifiedQueries,
   ) {}
 
   /**
@@ -64,7 +67,33 @@ export class IndexAdmin {
     return result;
   }
 
+  /** The index's status, and the verified queries a schema change disabled among its problems. */
   async status(): Promise<IndexStatus> {
+    const status = await this.indexStatus();
+    const disabled = this.disabledVerifiedQueries();
+    return disabled.length ? { ...status, problems: [...status.problems, ...disabled] } : status;
+  }
+
+  /**
+   * One problem per disabled verified query. The reason stays in GET /api/v1/verified-queries (for
+   * admins): this route needs no role, and a reason may name a column some roles may not read.
+   */
+  private disabledVerifiedQueries(): IndexProblem[] {
+    return this.verified
+      .list()
+      .filter((e) => e.status === 'disabled')
+      .map((e) => ({
+        code: 'VERIFIED_QUERY_DISABLED',
+        datasource_id: e.definition.datasource_id,
+        message: `verified query '${e.definition.id}' is disabled: it no longer passes its check against the schema of '${e.definition.datasource_id}'`,
+        fix:
+          e.origin === 'config'
+            ? 'GET /api/v1/verified-queries (admin) gives the reason; fix its SQL in verified_queries, or the schema'
+            : 'GET /api/v1/verified-queries (admin) gives the reason; DELETE it and POST a fixed one, or fix the schema',
+      }));
+  }
+
+  private async indexStatus(): Promise<IndexStatus> {
     if (!this.index.available) {
       const model = this.config.embeddings.model ?? this.config.embeddings.provider;
       return {
@@ -95,10 +124,8 @@ export class IndexAdmin {
   }
 
   /** Introspects again so a build always reflects the schema as it is now. */
-  private async freshSnapshot(id: string): Promise<SchemaSnapshot> {
-    const entry = await this.datasources.use(id);
-    entry.snapshot = await entry.adapter.introspect();
-    return entry.snapshot;
+  private freshSnapshot(id: string): Promise<SchemaSnapshot> {
+    return this.datasources.refreshSnapshot(id);
   }
 
   private meta(id: string): DatasourceMeta {
@@ -106,7 +133,10 @@ export class IndexAdmin {
     return {
       description: cfg.description,
       sampleQuestions: cfg.sample_questions ?? [],
-      verifiedQueries: this.config.verified_queries
+      // Configured and runtime ones, whatever their status: their questions route to the datasource.
+      verifiedQueries: this.verified
+        .list()
+        .map((e) => e.definition)
         .filter((v) => v.datasource_id === id)
         .map((v) => ({ id: v.id, question: v.question, paraphrases: v.paraphrases ?? [], sql: v.sql })),
     };

@@ -38,10 +38,14 @@ export interface ListedDatasource {
 
 const CAPABILITIES = ['supports_sql', 'read_only', 'supports_streaming', 'supports_introspection'];
 
+/** Told of a datasource whose introspection gave a new schema_version (its first one included). */
+export type SchemaChangeListener = (entry: DatasourceEntry, previousVersion: string | null) => void;
+
 export class DatasourceRegistry {
   private readonly entries = new Map<string, DatasourceEntry>();
   /** One connect+introspect at a time per datasource, shared by concurrent first uses. */
   private readonly pending = new Map<string, Promise<DatasourceEntry>>();
+  private readonly schemaListeners = new Set<SchemaChangeListener>();
 
   constructor(
     private readonly secrets: SecretManager,
@@ -114,15 +118,16 @@ export class DatasourceRegistry {
       try {
         await entry.adapter.connect();
         await entry.adapter.healthCheck();
-        entry.snapshot = await entry.adapter.introspect();
+        const snapshot = await entry.adapter.introspect();
         entry.status = 'ready';
         entry.reason = null;
         this.log.info(`datasource ready`, {
           datasource_id: id,
-          tables: entry.snapshot.tables.length,
-          schema_version: entry.snapshot.schemaVersion,
+          tables: snapshot.tables.length,
+          schema_version: snapshot.schemaVersion,
           seconds: (Date.now() - started) / 1000,
         });
+        this.setSnapshot(entry, snapshot);
       } catch (err) {
         entry.status = 'failed';
         entry.reason = redact(err instanceof Error ? err.message : String(err));
@@ -135,6 +140,40 @@ export class DatasourceRegistry {
       return await run;
     } finally {
       this.pending.delete(id);
+    }
+  }
+
+  /** Introspects a ready datasource again, so a caller (an index build) reads the schema as it is now. */
+  async refreshSnapshot(id: string): Promise<SchemaSnapshot> {
+    const entry = await this.use(id);
+    const snapshot = await entry.adapter.introspect();
+    this.setSnapshot(entry, snapshot);
+    return snapshot;
+  }
+
+  /**
+   * Calls `listener` each time an introspection (a connect, a reconnect, an index build's fresh
+   * read) gives a datasource another schema_version than it had. Returns the unsubscribe.
+   */
+  onSchemaChange(listener: SchemaChangeListener): () => void {
+    this.schemaListeners.add(listener);
+    return () => this.schemaListeners.delete(listener);
+  }
+
+  private setSnapshot(entry: DatasourceEntry, snapshot: SchemaSnapshot): void {
+    const previous = entry.snapshot?.schemaVersion ?? null;
+    entry.snapshot = snapshot;
+    if (previous === snapshot.schemaVersion) return;
+    for (const listener of this.schemaListeners) {
+      try {
+        listener(entry, previous);
+      } catch (err) {
+        // A listener's failure is its own: the datasource stays ready with its new schema.
+        this.log.warn('a schema change listener failed', {
+          datasource_id: entry.config.id,
+          reason: redact(err instanceof Error ? err.message : String(err)),
+        });
+      }
     }
   }
 

@@ -61,6 +61,38 @@ export interface OperatorEventMap {
   };
   'audit.datasource.added': { readonly datasource_id: string; readonly roles: readonly string[] };
   'audit.datasource.removed': { readonly datasource_id: string; readonly roles: readonly string[] };
+  /** A caller rated a run (POST /api/v1/query/{request_id}/feedback): the audit record of feedback. */
+  'feedback.recorded': {
+    readonly feedback_id: string;
+    readonly request_id: string;
+    readonly rating: 'up' | 'down';
+    readonly datasource_id: string | null;
+    readonly has_comment: boolean;
+    readonly has_correction: boolean;
+    readonly roles: readonly string[];
+    readonly user_id: string | null;
+  };
+  'audit.verified_query.added': {
+    readonly id: string;
+    readonly datasource_id: string;
+    readonly roles: readonly string[];
+    readonly user_id: string | null;
+  };
+  'audit.verified_query.removed': {
+    readonly id: string;
+    readonly datasource_id: string;
+    readonly roles: readonly string[];
+    readonly user_id: string | null;
+  };
+  /** A re-check after a schema change disabled a verified query (with the reason) or enabled it again. */
+  'verified_query.status_changed': {
+    readonly id: string;
+    readonly datasource_id: string;
+    readonly origin: 'config' | 'runtime';
+    readonly previous: 'enabled' | 'disabled' | 'unchecked';
+    readonly status: 'enabled' | 'disabled';
+    readonly reason: string | null;
+  };
 }
 
 export type OperatorEventName = keyof OperatorEventMap;

@@ -18,7 +18,9 @@ export interface IndexProblem {
     | 'DATASOURCE_REMOVED'
     | 'SCHEMA_CHANGED'
     | 'NO_TABLES'
-    | 'NO_DATASOURCES';
+    | 'NO_DATASOURCES'
+    /** A verified query no longer passes its check against its datasource's schema (verified/drift.ts). */
+    | 'VERIFIED_QUERY_DISABLED';
   readonly datasource_id: string | null;
   readonly message: string;
   readonly fix: string;

@@ -17,6 +17,8 @@ import { LlmService } from '../llm/llm-service';
 import { probeAgents } from '../llm/reachability';
 import { getLogger } from '../logging/logger';
 import { VerifiedQueries } from '../verified/verified-queries';
+import { VerifiedQueryAdmin } from '../verified/verified-admin';
+import { VerifiedDrift } from '../verified/drift';
 import { ResultStore } from '../storage/result-store';
 import { EngineState } from '../run/engine-state';
 import { ModelReachability } from './model-reachability';
@@ -40,6 +42,8 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly state: EngineState,
     private readonly models: ModelReachability,
     private readonly indexAdmin: IndexAdmin,
+    private readonly verifiedAdmin: VerifiedQueryAdmin,
+    private readonly drift: VerifiedDrift,
   ) {}
 
   /** A start that fails closes what it opened before the error reaches the caller. */
@@ -86,7 +90,10 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
         : 'no datasource is configured (add one under `datasources:`)';
       throw new EngineNotReadyError(`no datasource is ready: ${why}`, checks);
     }
+    // Runtime verified queries (stored) are checked with the configured ones; drift follows from here.
+    await this.verifiedAdmin.load();
     this.checkVerifiedQueries();
+    this.drift.start();
     for (const problem of this.llm.check()) {
       this.log.warn('model agent not usable until fixed', { ...problem });
     }
@@ -135,7 +142,10 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  /** Verified queries of every ready datasource must import and validate; a bad one stops start-up. */
+  /**
+   * Verified queries of every ready datasource must import and validate; a bad configured one stops
+   * start-up, a bad runtime one is disabled with the reason (the config file is not the caller's to fix).
+   */
   private checkVerifiedQueries(): void {
     const problems: ConfigProblem[] = [];
     for (const entry of this.datasources.ready()) {
