@@ -2,6 +2,7 @@
  * Run traces: one JSON file per run, `<root>/<tenant>/<request_id>.json`, redacted and written
  * atomically. Behind an interface so an object store can hold them instead.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redact } from '../../config/redact';
 import { makeFolder, writeFileAtomic } from './atomic-file';
@@ -11,6 +12,11 @@ import { StorageWriteError } from './storage-errors';
 export abstract class TraceStore {
   /** Writes the run's trace and returns where it went (the response's `trace_path`). */
   abstract writeTrace(tenant: string, requestId: string, trace: object): Promise<string>;
+  /**
+   * A run's trace as written, or null when this tenant has none of that id (an unknown run,
+   * another tenant's, one purged, an id that is not a plain token): feedback names runs by id.
+   */
+  abstract readTrace(tenant: string, requestId: string): Promise<Record<string, unknown> | null>;
 }
 
 export class LocalTraceStore implements TraceStore {
@@ -44,6 +50,21 @@ export class LocalTraceStore implements TraceStore {
       );
     }
     return path;
+  }
+
+  async readTrace(tenant: string, requestId: string): Promise<Record<string, unknown> | null> {
+    if (!isPlainToken(tenant) || !isPlainToken(requestId)) return null;
+    let text: string;
+    try {
+      text = await readFile(join(this.root, tenant, `${requestId}.json`), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    const trace = JSON.parse(text) as unknown;
+    return trace && typeof trace === 'object' && !Array.isArray(trace)
+      ? (trace as Record<string, unknown>)
+      : null;
   }
 
   private async write(dir: string, path: string, text: string): Promise<void> {

@@ -24,3 +24,17 @@ describe('LocalTraceStore tenant folder', () => {
     expect(readFileSync(path, 'utf8')).toBe('{\n  "n": 2,\n  "at": "2024-01-02T03:04:05.000Z"\n}\n');
   });
 });
+
+describe('LocalTraceStore.readTrace', () => {
+  const root = tempRoot('traces-read');
+  afterAll(() => root.remove());
+
+  it("reads a run's trace back in its own tenant only, and null for anything else", async () => {
+    const store = new LocalTraceStore(root.path);
+    await store.writeTrace('acme', 'run-1', { question: 'q', roles: ['analyst'] });
+    await expect(store.readTrace('acme', 'run-1')).resolves.toEqual({ question: 'q', roles: ['analyst'] });
+    await expect(store.readTrace('other', 'run-1')).resolves.toBeNull();
+    await expect(store.readTrace('acme', 'run-2')).resolves.toBeNull();
+    await expect(store.readTrace('acme', '../acme/run-1')).resolves.toBeNull();
+  });
+});
