@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ValidationPipe, HttpStatus } from '@nestjs/common';
 import { invalidRequest } from './api/common/validation-messages';
 import { DatasourceModule } from './api/datasource/datasource.module';
+import { FeedbackModule } from './api/feedback/feedback.module';
 import { HealthModule } from './api/health/health.module';
 import { IndexingModule } from './api/indexing/indexing.module';
 import { LlmModule } from './api/llm/llm.module';
@@ -10,6 +11,7 @@ import { McpModule } from './api/mcp/mcp.module';
 import { MetricsModule } from './api/metrics/metrics.module';
 import { PlaygroundModule } from './api/playground/playground.module';
 import { QueryModule } from './api/query/query.module';
+import { VerifiedQueriesModule } from './api/verified-queries/verified-queries.module';
 import { HttpErrorFilter } from './api/common/http-exception.filter';
 import { JsonObjectBodyPipe } from './api/common/json-object-body.pipe';
 
@@ -23,6 +25,8 @@ const ROUTE_MODULES = [
   PlaygroundModule,
   MetricsModule,
   McpModule,
+  FeedbackModule,
+  VerifiedQueriesModule,
 ];
 
 @Module({})

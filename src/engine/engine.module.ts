@@ -36,6 +36,9 @@ import { RunService } from './run/run-service';
 import { VerifiedQueries } from './verified/verified-queries';
 import { VerifiedQueryAdmin } from './verified/verified-admin';
 import { VerifiedDrift } from './verified/drift';
+import { FeedbackStore, LocalFeedbackStore } from './feedback/feedback-store';
+import { FeedbackService } from './feedback/feedback-service';
+import { VerifiedSuggestions } from './verified/suggestions/suggestion-service';
 import { LocalVerifiedQueryStore, VerifiedQueryStore } from './verified/verified-query-store';
 import { HookRunner } from './policy/hooks';
 import { LocalResultStore, LocalTraceStore, ResultStore, TraceStore } from './storage';
@@ -103,6 +106,7 @@ export class EngineModule {
         provide: VerifiedQueryStore,
         useFactory: () => new LocalVerifiedQueryStore(config.storage.knowledge.path),
       },
+      { provide: FeedbackStore, useFactory: () => new LocalFeedbackStore(config.storage.knowledge.path) },
       {
         provide: HookRunner,
         inject: [OperatorEvents],
@@ -122,6 +126,8 @@ export class EngineModule {
       RetentionService,
       VerifiedQueryAdmin,
       VerifiedDrift,
+      FeedbackService,
+      VerifiedSuggestions,
       EngineLifecycle,
     ];
     return {

@@ -66,3 +66,12 @@ export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
+
+/**
+ * Whether this request passes the admin routes' check (RolesGuard): an admin role from the
+ * configured source, or, with no role source configured, a loopback client.
+ */
+export function callerMayAdmin(api: AppConfig['api'], adminRoles: readonly string[], req: Request): boolean {
+  if (!roleSourceConfigured(api)) return isLoopback(req.socket.remoteAddress);
+  return Boolean(resolveRoles(api, req).roles?.some((r) => adminRoles.includes(r)));
+}

@@ -7,7 +7,7 @@
 import type { Request } from 'express';
 import type { DatasourceRegistry } from '../../engine/datasources/registry';
 import type { EngineConfig } from '../../engine/engine-config';
-import { isLoopback, resolveRoles, roleSourceConfigured } from '../common/role-resolver';
+import { callerMayAdmin, resolveRoles, roleSourceConfigured } from '../common/role-resolver';
 import type { PageContext } from './page-context.types';
 
 export type { PageContext };
@@ -20,9 +20,7 @@ export function pageContext(
   const admins = [...engine.config.policies.admin_roles];
   const caller = resolveRoles(api, req);
   const configured = roleSourceConfigured(api);
-  const mayAdmin = configured
-    ? Boolean(caller.roles?.some((r) => admins.includes(r)))
-    : isLoopback(req.socket.remoteAddress);
+  const mayAdmin = callerMayAdmin(api, admins, req);
   return {
     role_source: {
       header: api.role_header ?? null,

@@ -20,6 +20,13 @@ export interface CachedPair {
   readonly plan: Query;
 }
 
+/** A cached plan with the times the cache served it (its hits), for verified-query suggestions. */
+export interface ServedPlan {
+  readonly key: PlanCacheKey;
+  readonly plan: Query;
+  readonly hits: number;
+}
+
 export abstract class PlanCache {
   abstract get(key: PlanCacheKey): Query | undefined;
   abstract set(key: PlanCacheKey, plan: Query): void;
@@ -28,6 +35,8 @@ export abstract class PlanCache {
    * first: only plans of the caller's own scope, so no example carries a value another role saw.
    */
   abstract pairs(scope: Omit<PlanCacheKey, 'intent'>, max: number): CachedPair[];
+  /** The cached plans served at least `minHits` times, most recently used first. */
+  abstract served(minHits: number): ServedPlan[];
   abstract clear(): void;
 }
 
@@ -50,6 +59,7 @@ export function planCacheKey(key: PlanCacheKey): string {
 interface Cached {
   readonly key: PlanCacheKey;
   readonly plan: Query;
+  hits: number;
 }
 
 export class MemoryPlanCache implements PlanCache {
@@ -60,11 +70,20 @@ export class MemoryPlanCache implements PlanCache {
   }
 
   get(key: PlanCacheKey): Query | undefined {
-    return this.lru?.get(planCacheKey(key))?.plan;
+    const cached = this.lru?.get(planCacheKey(key));
+    if (cached) cached.hits++;
+    return cached?.plan;
   }
 
   set(key: PlanCacheKey, plan: Query): void {
-    this.lru?.set(planCacheKey(key), { key, plan });
+    this.lru?.set(planCacheKey(key), { key, plan, hits: 0 });
+  }
+
+  served(minHits: number): ServedPlan[] {
+    const out: ServedPlan[] = [];
+    for (const { key, plan, hits } of this.lru?.values() ?? [])
+      if (hits >= minHits) out.push({ key, plan, hits });
+    return out;
   }
 
   pairs(scope: Omit<PlanCacheKey, 'intent'>, max: number): CachedPair[] {

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { VerifiedQueryConfig } from '../../config/schema';
+import { getLogger } from '../logging/logger';
 import { JsonRecordFolder } from '../storage/json-record-folder';
 import type { VerifiedProvenance } from './verified-queries';
 
@@ -30,7 +31,9 @@ export class LocalVerifiedQueryStore implements VerifiedQueryStore {
   constructor(readonly root: string) {}
 
   list(tenant: string): Promise<StoredVerifiedQuery[]> {
-    return this.folder(tenant).readAll();
+    return this.folder(tenant).readAll((file, reason) =>
+      getLogger('nl2sql.verified').warn('a stored verified query does not parse: skipped', { file, reason }),
+    );
   }
 
   put(tenant: string, query: StoredVerifiedQuery): Promise<void> {

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { VerifiedQueriesController } from './verified-queries.controller';
+
+@Module({ controllers: [VerifiedQueriesController] })
+export class VerifiedQueriesModule {}
