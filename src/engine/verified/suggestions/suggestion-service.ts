@@ -22,14 +22,12 @@ export class VerifiedSuggestions {
   async list(): Promise<Suggestion[]> {
     return buildSuggestions({
       feedback: await this.feedback.list(),
-      served: this.planCache
-        .served(MIN_CACHE_HITS)
-        .map((s) => ({
-          question: s.key.intent,
-          datasourceId: s.key.datasourceId,
-          plan: s.plan,
-          hits: s.hits,
-        })),
+      served: this.planCache.served(MIN_CACHE_HITS).map((s) => ({
+        question: s.key.intent,
+        datasourceId: s.key.datasourceId,
+        plan: s.plan,
+        hits: s.hits,
+      })),
       snapshotOf: (id) => this.datasources.get(id)?.snapshot,
       existing: this.verified.all(),
       takenIds: new Set(this.verified.list().map((e) => e.definition.id)),
