@@ -12,7 +12,17 @@ export interface BenchArgs {
   readonly options: Record<string, string | boolean | undefined>;
 }
 
-const SUITES = ['roundtrip', 'retrieval', 'e2e', 'results', 'prompts', 'accuracy', 'soak', 'values'] as const;
+const SUITES = [
+  'roundtrip',
+  'retrieval',
+  'e2e',
+  'results',
+  'prompts',
+  'accuracy',
+  'soak',
+  'values',
+  'verified',
+] as const;
 
 async function main(): Promise<void> {
   const [suite, ...rest] = process.argv.slice(2);

@@ -14,6 +14,10 @@ export interface CommandOptions {
   readonly all: boolean;
   /** `ask --arrow FILE`: where to write the results as Arrow IPC streams; null: not asked. */
   readonly arrow?: string | null;
+  /** `eval --baseline FILE`: the saved run to compare with and to replace; null: the default. */
+  readonly baseline?: string | null;
+  /** `eval --id ID` (repeatable): only these verified queries. */
+  readonly ids?: readonly string[] | null;
 }
 
 /** A command line that cannot be run as written: printed with the usage, exit code 2. */

@@ -7,6 +7,8 @@
  *   check-config [FILE]                    validate a config without starting (exit 0 or 1)
  *   index [ID | --all]                     build the schema and value index
  *   mcp [--role R]                         an MCP server on stdin/stdout over the same engine
+ *   eval [--json] [--baseline FILE] [--id ID] [--role R]
+ *                                          the model against every verified query; exit 1 on a regression
  *
  * Every command but check-config reads the config as the service does (NL2SQL_CONFIG, else
  * ./nl2sql.yaml, else the embedded default); `--config FILE` names one. Results go to stdout, logs
@@ -17,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { SERVICE_VERSION } from '../version';
 import { askCommand } from './commands/ask';
 import { checkConfigCommand } from './commands/check-config';
+import { evalCommand } from './commands/eval';
 import { indexCommand } from './commands/index-command';
 import { mcpCommand } from './commands/mcp';
 import { serveCommand } from './commands/serve';
@@ -32,6 +35,11 @@ commands:
   check-config [FILE]                     validate a config without starting the service
   index [ID | --all]                      build the schema and value index of one datasource or all
   mcp [--role ROLE]                       serve MCP on stdin/stdout over the same engine
+  eval [--json] [--baseline FILE] [--id ID] [--role ROLE]
+                                          ask every verified query's question and paraphrases with the
+                                          model (verified queries off), compare with the verified result;
+                                          saves the run in FILE (./nl2sql-eval.json) and exits 1 when a
+                                          question that matched in the run saved there no longer does
 
 options for every command but check-config:
   --config FILE                           the config file (default: NL2SQL_CONFIG, ./nl2sql.yaml, the embedded default)
@@ -44,6 +52,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   all: { type: 'boolean' },
   arrow: { type: 'string' },
+  baseline: { type: 'string' },
+  id: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -75,6 +85,8 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     json: values.json ?? false,
     all: values.all ?? false,
     arrow: values.arrow ?? null,
+    baseline: values.baseline ?? null,
+    ids: values.id ?? null,
   };
   try {
     switch (command) {
@@ -88,6 +100,8 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
         return await indexCommand(rest, options, io);
       case 'mcp':
         return await mcpCommand(rest, options, io);
+      case 'eval':
+        return await evalCommand(rest, options, io);
       default:
         throw new UsageError(`unknown command '${command}'`);
     }

@@ -39,6 +39,7 @@ import { VerifiedDrift } from './verified/drift';
 import { FeedbackStore, LocalFeedbackStore } from './feedback/feedback-store';
 import { FeedbackService } from './feedback/feedback-service';
 import { VerifiedSuggestions } from './verified/suggestions/suggestion-service';
+import { VerifiedEvaluation } from './verified/evaluation/evaluation';
 import { LocalVerifiedQueryStore, VerifiedQueryStore } from './verified/verified-query-store';
 import { HookRunner } from './policy/hooks';
 import { LocalResultStore, LocalTraceStore, ResultStore, TraceStore } from './storage';
@@ -128,6 +129,7 @@ export class EngineModule {
       VerifiedDrift,
       FeedbackService,
       VerifiedSuggestions,
+      VerifiedEvaluation,
       EngineLifecycle,
     ];
     return {

@@ -28,6 +28,11 @@ export interface RunRequest {
   readonly caller: Caller;
   /** Run this verified query with these values (checked beforehand): no model call to plan. */
   readonly verified?: { readonly id: string; readonly params: Record<string, ParamValue> } | null;
+  /**
+   * false: no verified query answers the run or shows the planner an example, so the model plans
+   * every question (`nl2sql eval` measures the model this way). Default true.
+   */
+  readonly useVerified?: boolean;
 }
 
 export type { ParamValue };

@@ -45,6 +45,9 @@ import type { SubQueryNode } from '../node';
 
 const FENCE = /^\s*```[a-z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/i;
 
+/** The examples' verified queries of a run that opts out of them (RunRequest.useVerified). */
+const NO_VERIFIED = { forDatasource: () => [] };
+
 @Injectable()
 export class AstPlanner implements SubQueryNode {
   constructor(
@@ -69,7 +72,7 @@ export class AstPlanner implements SubQueryNode {
     const config = this.datasources.get(sq.datasourceId)?.config;
     const knowledge = config ? knowledgeText(config, sq.intent, snapshot.dialect) : '';
     const examples = await plannerExamples(sq, snapshot, {
-      verified: this.verified,
+      verified: state.request.useVerified === false ? NO_VERIFIED : this.verified,
       planCache: this.planCache,
       index: this.index,
       roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),

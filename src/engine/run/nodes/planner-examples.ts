@@ -67,7 +67,7 @@ function dedupe(candidates: readonly ExampleCandidate[]): ExampleCandidate[] {
 
 /** Where the planner's examples come from, for the caller's role scope. */
 export interface ExampleSources {
-  readonly verified: VerifiedQueries;
+  readonly verified: Pick<VerifiedQueries, 'forDatasource'>;
   readonly planCache: PlanCache;
   readonly index: SchemaIndex;
   readonly roleScope: string;

@@ -31,9 +31,9 @@ export class VerifiedResolver implements SubQueryNode {
     private readonly index: SchemaIndex,
   ) {}
 
-  /** Only on a sub-query's first attempt: a retry is the planner's. */
+  /** Only on a sub-query's first attempt (a retry is the planner's), and not when the run opts out. */
   applies(attempt: SubQueryAttempt): boolean {
-    return attempt.previous === null;
+    return attempt.previous === null && attempt.run.request.useVerified !== false;
   }
 
   /** Sets the plan and parameter values when a verified query answers; else the planner takes over. */
