@@ -113,9 +113,12 @@ it('calls every route of the running app through the generated client, branching
     'resultPage 422 REQUEST_INVALID',
     'resultCsv 404 NOT_FOUND',
     'resultArrow 404 NOT_FOUND',
+    'rateRun 422 CORRECTED_SQL_INVALID',
+    'rateRun 404 NOT_FOUND',
     'getLlm 404 NOT_FOUND',
     'replaceLlm 403 ROLE_FORBIDDEN',
     'replaceLlm 422 CONFIG_INVALID',
     'deleteDatasource 404 NOT_FOUND',
+    'addVerifiedQuery 409 VERIFIED_QUERY_EXISTS',
   ]);
 }, 120_000);

@@ -51,6 +51,12 @@ it('documents every route of the spec with its methods, each with a summary and 
       'GET /api/v1/index/status',
       'GET /health',
       'GET /ready',
+      'POST /api/v1/query/{request_id}/feedback',
+      'GET /api/v1/feedback',
+      'GET /api/v1/verified-queries',
+      'POST /api/v1/verified-queries',
+      'DELETE /api/v1/verified-queries/{id}',
+      'GET /api/v1/verified-queries/suggestions',
     ].sort(),
   );
   for (const { op } of ops) {

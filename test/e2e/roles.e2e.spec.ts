@@ -74,6 +74,18 @@ const ADMIN_ROUTES: AdminRoute[] = [
     send: (app, headers) =>
       http('DELETE', `${app.url}/api/v1/index`, { socketPath: app.socketPath, headers }),
   },
+  {
+    name: 'GET /api/v1/feedback',
+    granted: 200,
+    send: (app, headers) =>
+      http('GET', `${app.url}/api/v1/feedback`, { socketPath: app.socketPath, headers }),
+  },
+  {
+    name: 'GET /api/v1/verified-queries/suggestions',
+    granted: 200,
+    send: (app, headers) =>
+      http('GET', `${app.url}/api/v1/verified-queries/suggestions`, { socketPath: app.socketPath, headers }),
+  },
 ];
 
 const base = { datasources: [{ id: 'shop', type: 'sqlite', connection: { path: fixture } }] };

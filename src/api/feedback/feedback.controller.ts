@@ -40,7 +40,7 @@ export class FeedbackController {
       "run's datasource (CORRECTED_SQL_INVALID, naming the problem)",
     type: ErrorBody,
   })
-  async rate(
+  async rateRun(
     @Param('request_id') requestId: string,
     @Body() body: FeedbackRequest,
     @Req() req: RequestWithRoles,
@@ -65,7 +65,7 @@ export class FeedbackController {
       'Every stored rating, newest first, with the rated run (question, roles, SQL and plan of each sub-query). Admin only.',
   })
   @ApiOkResponse({ type: FeedbackList })
-  async list(@Query() query: FeedbackListQuery): Promise<{ feedback: FeedbackRecord[] }> {
+  async listFeedback(@Query() query: FeedbackListQuery): Promise<{ feedback: FeedbackRecord[] }> {
     return { feedback: await this.feedback.list({ requestId: query.request_id }) };
   }
 }

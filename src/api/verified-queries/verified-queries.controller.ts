@@ -59,7 +59,7 @@ export class VerifiedQueriesController {
       'while its datasource has no schema.',
   })
   @ApiOkResponse({ type: VerifiedQueryList })
-  list(@Req() req: RequestWithRoles): { verified_queries: ListedVerifiedQuery[] } {
+  listVerifiedQueries(@Req() req: RequestWithRoles): { verified_queries: ListedVerifiedQuery[] } {
     return { verified_queries: this.admin.list(this.caller(req)) };
   }
 
@@ -75,7 +75,7 @@ export class VerifiedQueriesController {
       'passes; accept one by POSTing its `verified_query` to /api/v1/verified-queries. Admin only.',
   })
   @ApiOkResponse({ type: SuggestionList })
-  async listSuggestions(): Promise<{ suggestions: Suggestion[] }> {
+  async listVerifiedQuerySuggestions(): Promise<{ suggestions: Suggestion[] }> {
     return { suggestions: await this.suggestions.list() };
   }
 
@@ -106,7 +106,7 @@ export class VerifiedQueriesController {
     description: 'Its datasource cannot be reached to read its schema (DATASOURCE_UNAVAILABLE)',
     type: ErrorBody,
   })
-  async add(@Body() body: unknown, @Req() req: RequestWithRoles): Promise<VerifiedQueryAdded> {
+  async addVerifiedQuery(@Body() body: unknown, @Req() req: RequestWithRoles): Promise<VerifiedQueryAdded> {
     const added = await this.admin.add(withoutRoleField(body), this.caller(req));
     return { success: true, message: `verified query '${added.id}' added`, verified_query: added };
   }
@@ -125,7 +125,10 @@ export class VerifiedQueriesController {
     description: 'A configured verified query, read-only (VERIFIED_QUERY_READ_ONLY)',
     type: ErrorBody,
   })
-  async remove(@Param('id') id: string, @Req() req: RequestWithRoles): Promise<VerifiedQueryRemoved> {
+  async deleteVerifiedQuery(
+    @Param('id') id: string,
+    @Req() req: RequestWithRoles,
+  ): Promise<VerifiedQueryRemoved> {
     await this.admin.remove(id, this.caller(req));
     return { success: true, message: `verified query '${id}' removed`, id };
   }

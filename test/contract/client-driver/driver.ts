@@ -153,6 +153,29 @@ async function main(): Promise<void> {
   report('resultArrow', noArrow);
   check(noArrow.error?.error_code === 'NOT_FOUND', 'unknown run is 404 NOT_FOUND, as JSON');
 
+  // Feedback on the run, and the verified queries this role may run.
+  const rated = await sdk.rateRun({
+    path: { request_id: traceId },
+    body: { rating: 'up', comment: 'right' },
+  });
+  report('rateRun', rated);
+  check(rated.data?.success === true && rated.data.request_id === traceId, 'rated');
+  const badRating = await sdk.rateRun({
+    path: { request_id: traceId },
+    body: { rating: 'down', corrected_sql: 'SELECT nope FROM orders' },
+  });
+  report('rateRun', badRating);
+  check(
+    badRating.error?.error_code === 'CORRECTED_SQL_INVALID',
+    'a correction that does not validate is 422',
+  );
+  const noRun = await sdk.rateRun({ path: { request_id: 'nope' }, body: { rating: 'up' } });
+  report('rateRun', noRun);
+  check(noRun.error?.error_code === 'NOT_FOUND', 'rating an unknown run is 404');
+  const verifiedList = await sdk.listVerifiedQueries();
+  report('listVerifiedQueries', verifiedList);
+  check(Array.isArray(verifiedList.data?.verified_queries), 'a list of verified queries');
+
   // Models.
   const llms = await sdk.listLlms();
   report('listLlms', llms);
@@ -202,6 +225,33 @@ async function main(): Promise<void> {
   const removedAgain = await sdk.deleteDatasource({ path: { datasource_id: 'inventory' } });
   report('deleteDatasource', removedAgain);
   check(removedAgain.response.status === 404, 'removing twice is 404');
+
+  // Admin: ratings, suggestions and runtime verified queries.
+  const feedback = await sdk.listFeedback({ query: { request_id: traceId } });
+  report('listFeedback', feedback);
+  check(feedback.data?.feedback[0]?.rating === 'up', 'the rating is listed');
+  const suggestions = await sdk.listVerifiedQuerySuggestions();
+  report('listVerifiedQuerySuggestions', suggestions);
+  check(Array.isArray(suggestions.data?.suggestions), 'a list of suggestions');
+  const addedQuery = await sdk.addVerifiedQuery({
+    body: {
+      id: 'orders_above',
+      datasource_id: datasourceId,
+      question: 'Which orders are above :minimum?',
+      sql: 'SELECT id FROM orders WHERE amount > :minimum',
+      params: { minimum: { type: 'number', description: 'orders.amount, e.g. 10', example: 10 } },
+    },
+  });
+  report('addVerifiedQuery', addedQuery);
+  check(addedQuery.data?.verified_query.status === 'enabled', 'a verified query added');
+  const again = await sdk.addVerifiedQuery({
+    body: { id: 'orders_above', datasource_id: datasourceId, question: 'q', sql: 'SELECT id FROM orders' },
+  });
+  report('addVerifiedQuery', again);
+  check(again.error?.error_code === 'VERIFIED_QUERY_EXISTS', 'the same id twice is 409');
+  const removedQuery = await sdk.deleteVerifiedQuery({ path: { id: 'orders_above' } });
+  report('deleteVerifiedQuery', removedQuery);
+  check(removedQuery.data?.success === true, 'removed');
 }
 
 main().catch((err: unknown) => {

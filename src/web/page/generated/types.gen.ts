@@ -240,6 +240,10 @@ export type ErrorCode =
   | 'REQUEST_INVALID'
   | 'INVALID_PAGE_REQUEST'
   | 'METHOD_NOT_ALLOWED'
+  | 'VERIFIED_QUERY_INVALID'
+  | 'VERIFIED_QUERY_EXISTS'
+  | 'VERIFIED_QUERY_READ_ONLY'
+  | 'CORRECTED_SQL_INVALID'
   | 'INDEX_BUILD_FAILED'
   | 'INDEX_UNAVAILABLE'
   | 'EMBEDDINGS_KEY_MISSING'
@@ -657,7 +661,8 @@ export type IndexProblemDto = {
     | 'DATASOURCE_REMOVED'
     | 'SCHEMA_CHANGED'
     | 'NO_TABLES'
-    | 'NO_DATASOURCES';
+    | 'NO_DATASOURCES'
+    | 'VERIFIED_QUERY_DISABLED';
   datasource_id: string | null;
   message: string;
   /**
@@ -677,6 +682,264 @@ export type IndexStatusDto = {
   namespace: string;
   datasources: Array<IndexedDatasourceDto>;
   problems: Array<IndexProblemDto>;
+};
+
+export type FeedbackRequest = {
+  /**
+   * Was the answer right?
+   */
+  rating: 'up' | 'down';
+  /**
+   * Why, in words
+   */
+  comment?: string | null;
+  /**
+   * The SQL that answers the question, in the run's datasource dialect: one SELECT, checked like a planner's SQL draft (imported into a plan, validated against the schema and the caller's roles) before it is stored. An admin may turn it into a verified query (GET /api/v1/verified-queries/suggestions).
+   */
+  corrected_sql?: string | null;
+};
+
+export type FeedbackResponse = {
+  success: boolean;
+  /**
+   * The id of the stored rating
+   */
+  feedback_id: string;
+  /**
+   * The rated run (its trace_id)
+   */
+  request_id: string;
+  message: string;
+};
+
+export type FeedbackByDto = {
+  roles: Array<string>;
+  user_id: string | null;
+};
+
+export type RatedRunSourceDto = {
+  type: string;
+  id: string | null;
+};
+
+export type RatedSubQueryDto = {
+  id: string;
+  /**
+   * What the sub-query answers
+   */
+  intent: string;
+  datasource_id: string | null;
+  schema_version: string | null;
+  /**
+   * The SQL the response showed
+   */
+  sql: string | null;
+  /**
+   * The plan that ran (null for a verified query)
+   */
+  plan: {
+    [key: string]: unknown;
+  } | null;
+  plan_source: string | null;
+  status: string | null;
+};
+
+export type RatedRunDto = {
+  question: string;
+  /**
+   * The roles that asked
+   */
+  roles: Array<string>;
+  user_id: string | null;
+  status: string | null;
+  source: RatedRunSourceDto | null;
+  sub_queries: Array<RatedSubQueryDto>;
+};
+
+export type FeedbackEntryDto = {
+  id: string;
+  request_id: string;
+  rating: 'up' | 'down';
+  comment: string | null;
+  corrected_sql: string | null;
+  /**
+   * The correction as a plan
+   */
+  corrected_plan: {
+    [key: string]: unknown;
+  } | null;
+  corrected_datasource_id: string | null;
+  created_at: string;
+  /**
+   * Who rated
+   */
+  by: FeedbackByDto;
+  /**
+   * The rated run, from its trace
+   */
+  run: RatedRunDto;
+};
+
+export type FeedbackList = {
+  feedback: Array<FeedbackEntryDto>;
+};
+
+export type VerifiedParamDto = {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  /**
+   * What the value is; name the column and an example value
+   */
+  description?: string;
+  /**
+   * A value it may take, of its type (nl2sql eval asks the question with it)
+   */
+  example?: string | number | boolean;
+};
+
+export type ListedVerifiedQueryDto = {
+  id: string;
+  datasource_id: string;
+  question: string;
+  paraphrases: Array<string>;
+  sql: string;
+  /**
+   * Each `:name` placeholder of the SQL, typed
+   */
+  params: {
+    [key: string]: VerifiedParamDto;
+  };
+  /**
+   * config: read-only; runtime: added through this API
+   */
+  origin: 'config' | 'runtime';
+  /**
+   * enabled: served; disabled: no longer passes its check against the schema (see reason), not served until it does; unchecked: its datasource has no schema yet
+   */
+  status: 'enabled' | 'disabled' | 'unchecked';
+  /**
+   * Why it is disabled
+   */
+  reason: string | null;
+  /**
+   * When it was added (runtime ones)
+   */
+  created_at: string | null;
+};
+
+export type VerifiedQueryList = {
+  verified_queries: Array<ListedVerifiedQueryDto>;
+};
+
+export type SuggestedVerifiedQueryDto = {
+  /**
+   * A free id proposed from the question (change it if you like)
+   */
+  id: string;
+  datasource_id: string;
+  /**
+   * The best attested question, its lifted values as `:name`
+   */
+  question: string;
+  /**
+   * The other questions with the same plan
+   */
+  paraphrases: Array<string>;
+  /**
+   * The plan as SQL with `:name` placeholders
+   */
+  sql: string;
+  /**
+   * Each `:name` placeholder of the SQL, typed
+   */
+  params: {
+    [key: string]: VerifiedParamDto;
+  };
+};
+
+export type SuggestionRunDto = {
+  request_id: string;
+  question: string;
+  rating: 'up' | 'down';
+  /**
+   * The candidate is this rating's corrected_sql
+   */
+  corrected: boolean;
+  rated_at: string;
+};
+
+export type SuggestionRatingsDto = {
+  up: number;
+  down: number;
+};
+
+export type SuggestionPlanCacheDto = {
+  /**
+   * Times the plan cache served this plan
+   */
+  hits: number;
+  questions: Array<string>;
+};
+
+export type SuggestionEvidenceDto = {
+  runs: Array<SuggestionRunDto>;
+  ratings: SuggestionRatingsDto;
+  /**
+   * Corrections (corrected_sql) with this plan
+   */
+  corrections: number;
+  plan_cache: SuggestionPlanCacheDto;
+};
+
+export type SuggestionDto = {
+  /**
+   * Stable while the suggested SQL stays the same
+   */
+  id: string;
+  datasource_id: string;
+  /**
+   * Accept it by sending this object to POST /api/v1/verified-queries
+   */
+  verified_query: SuggestedVerifiedQueryDto;
+  evidence: SuggestionEvidenceDto;
+};
+
+export type SuggestionList = {
+  suggestions: Array<SuggestionDto>;
+};
+
+export type VerifiedQueryRequest = {
+  /**
+   * Letters, digits, _ and - (at most 64)
+   */
+  id: string;
+  datasource_id: string;
+  /**
+   * The question it answers; `:name` marks where a parameter value goes
+   */
+  question: string;
+  paraphrases?: Array<string>;
+  /**
+   * One SELECT in the datasource's dialect with `:name` placeholders
+   */
+  sql: string;
+  /**
+   * Each `:name` placeholder of the SQL, typed
+   */
+  params?: {
+    [key: string]: VerifiedParamDto;
+  };
+};
+
+export type VerifiedQueryAdded = {
+  success: boolean;
+  message: string;
+  verified_query: ListedVerifiedQueryDto;
+};
+
+export type VerifiedQueryRemoved = {
+  success: boolean;
+  message: string;
+  id: string;
 };
 
 export type RunStartedData = {
@@ -1437,3 +1700,190 @@ export type IndexStatusResponses = {
 };
 
 export type IndexStatusResponse = IndexStatusResponses[keyof IndexStatusResponses];
+
+export type RateRunData = {
+  body: FeedbackRequest;
+  path: {
+    request_id: string;
+  };
+  query?: never;
+  url: '/api/v1/query/{request_id}/feedback';
+};
+
+export type RateRunErrors = {
+  /**
+   * No role (ROLE_REQUIRED): set api.role_header, api.role or api.trust_body_role
+   */
+  401: ErrorBody;
+  /**
+   * No such run in this tenant (unknown, of another tenant, or purged by retention) (NOT_FOUND)
+   */
+  404: ErrorBody;
+  /**
+   * Invalid body (REQUEST_INVALID), or a corrected_sql that is not one SELECT the caller may run on the run's datasource (CORRECTED_SQL_INVALID, naming the problem)
+   */
+  422: ErrorBody;
+};
+
+export type RateRunError = RateRunErrors[keyof RateRunErrors];
+
+export type RateRunResponses = {
+  200: FeedbackResponse;
+};
+
+export type RateRunResponse = RateRunResponses[keyof RateRunResponses];
+
+export type ListFeedbackData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Only this run's ratings
+     */
+    request_id?: string;
+  };
+  url: '/api/v1/feedback';
+};
+
+export type ListFeedbackErrors = {
+  /**
+   * No role (ROLE_REQUIRED)
+   */
+  401: ErrorBody;
+  /**
+   * Role not in policies.admin_roles, or a non-loopback client with no role source configured (ROLE_FORBIDDEN)
+   */
+  403: ErrorBody;
+};
+
+export type ListFeedbackError = ListFeedbackErrors[keyof ListFeedbackErrors];
+
+export type ListFeedbackResponses = {
+  200: FeedbackList;
+};
+
+export type ListFeedbackResponse = ListFeedbackResponses[keyof ListFeedbackResponses];
+
+export type ListVerifiedQueriesData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/verified-queries';
+};
+
+export type ListVerifiedQueriesErrors = {
+  /**
+   * No role (ROLE_REQUIRED): set api.role_header, api.role or api.trust_body_role
+   */
+  401: ErrorBody;
+};
+
+export type ListVerifiedQueriesError = ListVerifiedQueriesErrors[keyof ListVerifiedQueriesErrors];
+
+export type ListVerifiedQueriesResponses = {
+  200: VerifiedQueryList;
+};
+
+export type ListVerifiedQueriesResponse = ListVerifiedQueriesResponses[keyof ListVerifiedQueriesResponses];
+
+export type AddVerifiedQueryData = {
+  body: VerifiedQueryRequest;
+  path?: never;
+  query?: never;
+  url: '/api/v1/verified-queries';
+};
+
+export type AddVerifiedQueryErrors = {
+  /**
+   * No role (ROLE_REQUIRED)
+   */
+  401: ErrorBody;
+  /**
+   * Role not in policies.admin_roles, or a non-loopback client with no role source configured (ROLE_FORBIDDEN)
+   */
+  403: ErrorBody;
+  /**
+   * A verified query of that id exists (VERIFIED_QUERY_EXISTS)
+   */
+  409: ErrorBody;
+  /**
+   * The query does not pass its check (VERIFIED_QUERY_INVALID, naming every problem and its path)
+   */
+  422: ErrorBody;
+  /**
+   * Its datasource cannot be reached to read its schema (DATASOURCE_UNAVAILABLE)
+   */
+  503: ErrorBody;
+};
+
+export type AddVerifiedQueryError = AddVerifiedQueryErrors[keyof AddVerifiedQueryErrors];
+
+export type AddVerifiedQueryResponses = {
+  200: VerifiedQueryAdded;
+};
+
+export type AddVerifiedQueryResponse = AddVerifiedQueryResponses[keyof AddVerifiedQueryResponses];
+
+export type ListVerifiedQuerySuggestionsData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v1/verified-queries/suggestions';
+};
+
+export type ListVerifiedQuerySuggestionsErrors = {
+  /**
+   * No role (ROLE_REQUIRED)
+   */
+  401: ErrorBody;
+  /**
+   * Role not in policies.admin_roles, or a non-loopback client with no role source configured (ROLE_FORBIDDEN)
+   */
+  403: ErrorBody;
+};
+
+export type ListVerifiedQuerySuggestionsError =
+  ListVerifiedQuerySuggestionsErrors[keyof ListVerifiedQuerySuggestionsErrors];
+
+export type ListVerifiedQuerySuggestionsResponses = {
+  200: SuggestionList;
+};
+
+export type ListVerifiedQuerySuggestionsResponse =
+  ListVerifiedQuerySuggestionsResponses[keyof ListVerifiedQuerySuggestionsResponses];
+
+export type DeleteVerifiedQueryData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v1/verified-queries/{id}';
+};
+
+export type DeleteVerifiedQueryErrors = {
+  /**
+   * No role (ROLE_REQUIRED)
+   */
+  401: ErrorBody;
+  /**
+   * Role not in policies.admin_roles, or a non-loopback client with no role source configured (ROLE_FORBIDDEN)
+   */
+  403: ErrorBody;
+  /**
+   * Unknown verified query (NOT_FOUND)
+   */
+  404: ErrorBody;
+  /**
+   * A configured verified query, read-only (VERIFIED_QUERY_READ_ONLY)
+   */
+  409: ErrorBody;
+};
+
+export type DeleteVerifiedQueryError = DeleteVerifiedQueryErrors[keyof DeleteVerifiedQueryErrors];
+
+export type DeleteVerifiedQueryResponses = {
+  200: VerifiedQueryRemoved;
+};
+
+export type DeleteVerifiedQueryResponse = DeleteVerifiedQueryResponses[keyof DeleteVerifiedQueryResponses];
