@@ -7,6 +7,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Database from 'better-sqlite3';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
@@ -89,6 +91,23 @@ it('keeps a verified query added at runtime across a restart, serving it with no
     });
     expect(answer.sub_queries[0].rows.rows).toEqual([[1]]);
     expect(model.counts).toEqual({});
+    // MCP serves it like a configured one: listed and run by id.
+    const mcp = new Client({ name: 'vq-e2e', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: ANALYST } }),
+    );
+    try {
+      const list = (await mcp.callTool({ name: 'list_verified_queries', arguments: {} })) as any;
+      expect(list.structuredContent.verified_queries.map((v: any) => v.id)).toEqual(['orders_of_country']);
+      const ran = (await mcp.callTool({
+        name: 'run_verified_query',
+        arguments: { id: 'orders_of_country', params: { country: 'France' } },
+      })) as any;
+      expect(ran.isError).toBeFalsy();
+      expect(JSON.stringify(ran.structuredContent)).toContain('orders_of_country');
+    } finally {
+      await mcp.close();
+    }
     // Removed at runtime: gone after the next restart too.
     expect(
       (await http('DELETE', `${app.url}/api/v1/verified-queries/orders_of_country`, { headers: ADMIN }))
