@@ -6,12 +6,14 @@ import { RunView } from './run-view';
 import { SettingsPanel } from './settings-panel';
 import { describe, renderDatasources, renderIndexStatus } from './sidebar';
 import { streamQuery } from './stream';
+import { SuggestionsPanel } from './suggestions-panel';
 import type { PageContext } from './wire';
 
 const ROLES_KEY = 'nl2sql.playground.roles';
 
 const api = new Api();
 const settings = new SettingsPanel(api);
+const suggestions = new SuggestionsPanel(api);
 const form = byId<HTMLFormElement>('ask-form');
 const question = byId<HTMLTextAreaElement>('question');
 const datasource = byId<HTMLSelectElement>('datasource');
@@ -22,7 +24,7 @@ const runSlot = byId('run');
 let running: AbortController | null = null;
 
 async function start(): Promise<void> {
-  byId('sidebar').append(settings.el);
+  byId('sidebar').append(settings.el, suggestions.el);
   let ctx: PageContext;
   try {
     ctx = await api.context();
@@ -36,6 +38,7 @@ async function start(): Promise<void> {
   if (api.roles && api.roleHeader) ctx = await api.context();
   renderRoleBox(ctx);
   await settings.show(ctx.caller.may_admin);
+  suggestions.show(ctx.caller.may_admin);
   const [list] = await Promise.all([
     renderDatasources(api, ctx, byId('datasources'), (q, ds) => {
       question.value = q;
@@ -66,8 +69,14 @@ function renderRoleBox(ctx: PageContext): void {
       api.roles = input.value;
       localStorage.setItem(ROLES_KEY, input.value);
       void api.context().then(
-        (next) => settings.show(next.caller.may_admin),
-        () => settings.show(false),
+        (next) => {
+          suggestions.show(next.caller.may_admin);
+          return settings.show(next.caller.may_admin);
+        },
+        () => {
+          suggestions.show(false);
+          return settings.show(false);
+        },
       );
     });
     box.replaceChildren(h('label', {}, src.header ? `Roles (${src.header})` : 'Roles (body)', input));

@@ -5,6 +5,7 @@
  */
 import type { Api } from './api';
 import { fill, h, seconds } from './dom';
+import { FeedbackBar } from './feedback-bar';
 import { SubQueryCard } from './sub-query-card';
 import type { QueryResponse, RunEvent, UsageRecord } from './wire';
 
@@ -178,6 +179,7 @@ export class RunView {
       ),
       ...usageParts(result.usage.total),
       result.usage.plan_cache_hits ? h('span', {}, `plan cache hits: ${result.usage.plan_cache_hits}`) : null,
+      new FeedbackBar(this.api, result).el,
     );
   }
 

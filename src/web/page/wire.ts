@@ -17,3 +17,5 @@ export type UsageRecord = Api.UsageRecordDto;
 export type QueryResponse = Api.QueryResponseDto;
 export type ResultPage = Api.ResultPageDto;
 export type RunEvent = Api.RunEvent;
+export type FeedbackResponse = Api.FeedbackResponse;
+export type Suggestion = Api.SuggestionDto;
