@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { buildWeb } from '../../src/web/build';
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
-import { PipelineModel, questionOf } from '../support/pipeline-model';
+import { customersByCountryModel } from '../support/customers-model';
 import { CHROMIUM, launch, openPage, screenshot } from './support/browser';
 
 let fake: FakeModelServer;
@@ -51,15 +51,7 @@ async function ask(page: Page, question: string): Promise<void> {
 }
 
 it('rates answers, shows a refused correction, and turns two rated paraphrases into a verified query', async () => {
-  const model = new PipelineModel(fake)
-    .single('shop')
-    .on('sql_draft', (req) => {
-      const country = /in (\w+)\??$/.exec(questionOf(req))?.[1] ?? 'nowhere';
-      return {
-        json: { sql: `SELECT name FROM customers WHERE country = '${country}'`, unanswerable_reason: null },
-      };
-    })
-    .on('answer', { text: 'Here they are.' });
+  const model = customersByCountryModel(fake);
   const { page, offHost, consoleErrors } = await openPage(browser);
   await page.goto(`${app.url}/`);
   await page.waitForSelector('.datasource');

@@ -4,15 +4,14 @@
  * matches every question; when its answer to one question changes, the next run reports that
  * question as a regression against the saved run and exits 1.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { DEMO_VERIFIED_QUERIES, ensureDemoDatabase } from '../../src/demo';
+import { runNl2sql } from '../support/cli-process';
 import { FakeModelServer } from '../support/fake-model';
 import { PipelineModel, questionOf } from '../support/pipeline-model';
 
-const BIN = resolve(__dirname, '..', '..', 'bin', 'nl2sql.js');
 let fake: FakeModelServer;
 let dir: string;
 let configFile: string;
@@ -77,17 +76,7 @@ function verifiedModel(wrong: Record<string, string> = {}): PipelineModel {
     .on('answer', { text: 'Here it is.' });
 }
 
-function nl2sql(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const nl2sql = (args: string[]) => runNl2sql(args, { cwd: dir });
 
 it('matches every question of a model that writes the verified SQL, then reports the question whose answer changed', async () => {
   const model = verifiedModel();

@@ -8,6 +8,7 @@ import { OperatorEvents, type OperatorEvent } from '../../src/engine/events/oper
 import { makeSqliteFixture, startApp, type RunningApp } from '../support/app';
 import { FakeModelServer } from '../support/fake-model';
 import { http } from '../support/http';
+import { customersByCountryModel } from '../support/customers-model';
 import { PipelineModel, questionOf } from '../support/pipeline-model';
 
 let fake: FakeModelServer;
@@ -170,15 +171,7 @@ it('checks a correction like a SQL draft: against the schema and the caller role
 });
 
 it('suggests one verified query from two up-rated paraphrases, and once accepted it answers the next with no model call', async () => {
-  new PipelineModel(fake)
-    .single('shop')
-    .on('sql_draft', (req) => {
-      const country = /in (\w+)\??$/.exec(questionOf(req))?.[1] ?? 'nowhere';
-      return {
-        json: { sql: `SELECT name FROM customers WHERE country = '${country}'`, unanswerable_reason: null },
-      };
-    })
-    .on('answer', { text: 'Some customers.' });
+  customersByCountryModel(fake);
   const first = (await ask('Which customers live in France?')).json();
   const second = (await ask('Customers based in Finland')).json();
   expect(second.sub_queries[0].rows.rows).toEqual([['Linus']]);
