@@ -270,6 +270,25 @@ it('refuses a verified query that does not pass the check, a taken id, and delet
   expect(typo.json().detail).toMatch(/paramz.*params/);
   const noDatasource = await post({ ...base, datasource_id: 'nope' });
   expect(noDatasource.json().detail).toMatch(/unknown datasource 'nope' \(known: shop\)/);
+  // Not an object: refused as every JSON body is; an object: checked as a verified query.
+  const odd: [unknown, string][] = [
+    [[], 'REQUEST_INVALID'],
+    ['x', 'REQUEST_INVALID'],
+    [7, 'REQUEST_INVALID'],
+    [{}, 'VERIFIED_QUERY_INVALID'],
+    [{ ...base, id: 5 }, 'VERIFIED_QUERY_INVALID'],
+    [{ ...base, params: { x: { type: 'text' } } }, 'VERIFIED_QUERY_INVALID'],
+  ];
+  for (const [body, code] of odd) {
+    const res = await post(body);
+    expect({ body, status: res.status, code: res.json().error_code }).toEqual({ body, status: 422, code });
+  }
+  const proto = await http('POST', `${app.url}/api/v1/verified-queries`, {
+    rawBody: `{"__proto__":{"polluted":true},"id":"p","datasource_id":"shop","question":"q","sql":"SELECT id FROM orders"}`,
+    headers: ADMIN,
+  });
+  expect(proto.status).toBe(422);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   const write = await post({ ...base, sql: 'DELETE FROM orders' });
   expect(write.status).toBe(422);
   expect(write.json().detail).toMatch(/not a single read-only SELECT/);

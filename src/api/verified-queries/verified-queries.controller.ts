@@ -18,7 +18,9 @@ import {
   type ListedVerifiedQuery,
   type VerifiedCaller,
 } from '../../engine/verified/verified-admin';
+import { EngineError } from '../../engine/errors';
 import { ErrorBody } from '../common/error-body.dto';
+import { NOT_A_JSON_OBJECT } from '../common/json-object-body.pipe';
 import { BODY_ROLE_FIELD, callerMayAdmin } from '../common/role-resolver';
 import { AdminOnly, AnyRole, type RequestWithRoles } from '../common/roles.guard';
 import {
@@ -107,6 +109,9 @@ export class VerifiedQueriesController {
     type: ErrorBody,
   })
   async addVerifiedQuery(@Body() body: unknown, @Req() req: RequestWithRoles): Promise<VerifiedQueryAdded> {
+    // Like every JSON body (an array gets past the parser): refused before it is read as a query.
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new EngineError('REQUEST_INVALID', NOT_A_JSON_OBJECT);
     const added = await this.admin.add(withoutRoleField(body), this.caller(req));
     return { success: true, message: `verified query '${added.id}' added`, verified_query: added };
   }
