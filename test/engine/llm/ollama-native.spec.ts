@@ -136,7 +136,10 @@ describe('a structured step', () => {
   it('asks json_mode with format "json" and tool_calling with a tool whose object arguments are the answer', async () => {
     const { service } = makeService(
       ollamaAt({
-        agents: { decomposer: { structured_output: 'json_mode' }, ast_planner: { structured_output: 'tool_calling' } },
+        agents: {
+          decomposer: { structured_output: 'json_mode' },
+          ast_planner: { structured_output: 'tool_calling' },
+        },
       }),
     );
     const set = service.acquire();
@@ -391,7 +394,8 @@ describe('which wire', () => {
       { json: { answer: 4 } },
     );
     const set = service.acquire();
-    for (const agent of ['default', 'decomposer', 'ast_planner', 'verified_resolver']) await set.structured(agent, ASK);
+    for (const agent of ['default', 'decomposer', 'ast_planner', 'verified_resolver'])
+      await set.structured(agent, ASK);
     expect(fake.requests.map((r) => r.path)).toEqual([
       '/api/chat',
       '/v1/chat/completions',
@@ -435,7 +439,11 @@ describe('which wire', () => {
       /llm\.num_ctx_max: 'num_ctx_max' applies to provider ollama \(or local_server\) only, not 'openai'/,
     );
     expect(
-      problems({ provider: 'ollama', model: 'm', agents: { decomposer: { wire: 'openai', keep_alive: '5m' } } }),
+      problems({
+        provider: 'ollama',
+        model: 'm',
+        agents: { decomposer: { wire: 'openai', keep_alive: '5m' } },
+      }),
     ).toMatch(/llm\.agents\.decomposer\.keep_alive: .*native wire only/);
     expect(problems({ provider: 'ollama', model: 'm', keep_alive: '5 minutes' })).toMatch(/keep_alive/);
     // Inherited from an ollama default agent, the keys are no mistake on another provider's agent.

@@ -76,7 +76,11 @@ it("asks Ollama's native list for an ollama agent, and names a model the server 
     expect(byAgent.ast_planner!.hint).toMatch(/has no model 'sqlcoder:7b': run 'ollama pull sqlcoder:7b'/);
     // One probe of the list serves every native agent; the OpenAI-wire agent asks <root>/v1/models.
     expect(fake.probes).toEqual(['/api/tags']);
-    expect(byAgent.verified_resolver).toMatchObject({ endpoint: `${fake.url}/v1`, reachable: true, hint: null });
+    expect(byAgent.verified_resolver).toMatchObject({
+      endpoint: `${fake.url}/v1`,
+      reachable: true,
+      hint: null,
+    });
     expect(fake.requests).toHaveLength(0);
   } finally {
     await llm.close();
