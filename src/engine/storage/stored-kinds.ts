@@ -55,7 +55,8 @@ export function fits(kind: TypeKind, cell: Exclude<Cell, null>): boolean {
       if (typeof cell === 'number') return Number.isFinite(cell);
       if (typeof cell !== 'string') return false;
       if (NON_FINITE.has(cell)) return true;
-      return IS_DECIMAL.test(cell) && !(Number.isFinite(Number(cell)) && String(Number(cell)) === cell);
+      // any decimal text: a short one ('-0.05', '100') reads back as the same number, a long one as its text
+      return IS_DECIMAL.test(cell);
     case 'date':
       return typeof cell === 'string' && IS_DATE.test(cell);
     case 'timestamp':

@@ -96,9 +96,9 @@ describe('a structured step', () => {
     const { service } = makeService(
       ollamaAt({
         agents: {
-          capped: { num_ctx_max: 8192 },
-          tuned: { max_tokens: 3000, keep_alive: -1, temperature: null },
-          server_default: { keep_alive: null },
+          decomposer: { num_ctx_max: 8192 },
+          ast_planner: { max_tokens: 3000, keep_alive: -1, temperature: null },
+          verified_resolver: { keep_alive: null },
         },
       }),
     );
@@ -112,9 +112,9 @@ describe('a structured step', () => {
       { json: { answer: 4 } },
     );
     await set.structured('default', long);
-    await set.structured('capped', long);
-    await set.structured('tuned', ASK);
-    await set.structured('server_default', ASK);
+    await set.structured('decomposer', long);
+    await set.structured('ast_planner', ASK);
+    await set.structured('verified_resolver', ASK);
     const [big, capped, tuned, plain] = fake.requests.map((r) => r.body);
     expect(big.options.num_ctx).toBe(8192);
     expect(capped.options.num_ctx).toBe(8192);
@@ -124,7 +124,7 @@ describe('a structured step', () => {
     expect(plain).not.toHaveProperty('keep_alive');
 
     const longer = { ...ASK, messages: [{ role: 'user' as const, content: 'How many rows? '.repeat(2000) }] };
-    const err = (await set.structured('capped', longer).catch((e: unknown) => e)) as LlmError;
+    const err = (await set.structured('decomposer', longer).catch((e: unknown) => e)) as LlmError;
     expect(err).toBeInstanceOf(LlmError);
     expect(err.code).toBe('PROVIDER_CONTEXT_TOO_LONG');
     expect(err.message).toMatch(/num_ctx_max \(8192\)/);
@@ -136,13 +136,16 @@ describe('a structured step', () => {
   it('asks json_mode with format "json" and tool_calling with a tool whose object arguments are the answer', async () => {
     const { service } = makeService(
       ollamaAt({
-        agents: { mode: { structured_output: 'json_mode' }, tools: { structured_output: 'tool_calling' } },
+        agents: {
+          decomposer: { structured_output: 'json_mode' },
+          ast_planner: { structured_output: 'tool_calling' },
+        },
       }),
     );
     const set = service.acquire();
     fake.reply({ json: { answer: 5 } }, { json: { answer: 6 } });
-    expect((await set.structured('mode', ASK)).value).toEqual({ answer: 5 });
-    expect((await set.structured('tools', ASK)).value).toEqual({ answer: 6 });
+    expect((await set.structured('decomposer', ASK)).value).toEqual({ answer: 5 });
+    expect((await set.structured('ast_planner', ASK)).value).toEqual({ answer: 6 });
     const [mode, tools] = fake.requests.map((r) => r.body);
     expect(mode.format).toBe('json');
     expect(mode.messages[0].content).toContain(JSON.stringify(ASK.schema));
@@ -156,7 +159,7 @@ describe('a structured step', () => {
     // Streamed (a structured call given onDelta): the tool call comes on the last line, whole.
     fake.reply({ json: { answer: 8 } });
     const pieces: string[] = [];
-    expect((await set.structured('tools', ASK, { onDelta: (p) => pieces.push(p) })).value).toEqual({
+    expect((await set.structured('ast_planner', ASK, { onDelta: (p) => pieces.push(p) })).value).toEqual({
       answer: 8,
     });
     expect(fake.requests[2]?.stream).toBe(true);
@@ -379,9 +382,9 @@ describe('which wire', () => {
       base_url: fake.url,
       max_retries: 0,
       agents: {
-        spec_word: { provider: 'local_server' },
-        spec_native: { provider: 'local_server', wire: 'native' },
-        compat: { wire: 'openai' },
+        decomposer: { provider: 'local_server' },
+        ast_planner: { provider: 'local_server', wire: 'native' },
+        verified_resolver: { wire: 'openai' },
       },
     });
     fake.reply(
@@ -391,7 +394,8 @@ describe('which wire', () => {
       { json: { answer: 4 } },
     );
     const set = service.acquire();
-    for (const agent of ['default', 'spec_word', 'spec_native', 'compat']) await set.structured(agent, ASK);
+    for (const agent of ['default', 'decomposer', 'ast_planner', 'verified_resolver'])
+      await set.structured(agent, ASK);
     expect(fake.requests.map((r) => r.path)).toEqual([
       '/api/chat',
       '/v1/chat/completions',
@@ -401,7 +405,7 @@ describe('which wire', () => {
     // The OpenAI wire to Ollama keeps its old request: JSON schema response format, no options.
     expect(fake.requests[1]?.body.response_format.type).toBe('json_schema');
     expect(fake.requests[1]?.body.options).toBeUndefined();
-    expect(['default', 'spec_word'].map((a) => set.client(a).agent.baseUrl)).toEqual([
+    expect(['default', 'decomposer'].map((a) => set.client(a).agent.baseUrl)).toEqual([
       fake.url,
       `${fake.url}/v1`,
     ]);
@@ -412,9 +416,9 @@ describe('which wire', () => {
     const presets = makeService({
       provider: 'ollama',
       model: 'm',
-      agents: { s: { provider: 'local_server' } },
+      agents: { decomposer: { provider: 'local_server' } },
     }).service;
-    expect(['default', 's'].map((a) => presets.current().client(a).agent.baseUrl)).toEqual([
+    expect(['default', 'decomposer'].map((a) => presets.current().client(a).agent.baseUrl)).toEqual([
       'http://127.0.0.1:11434',
       'http://127.0.0.1:11434/v1',
     ]);
@@ -435,8 +439,12 @@ describe('which wire', () => {
       /llm\.num_ctx_max: 'num_ctx_max' applies to provider ollama \(or local_server\) only, not 'openai'/,
     );
     expect(
-      problems({ provider: 'ollama', model: 'm', agents: { x: { wire: 'openai', keep_alive: '5m' } } }),
-    ).toMatch(/llm\.agents\.x\.keep_alive: .*native wire only/);
+      problems({
+        provider: 'ollama',
+        model: 'm',
+        agents: { decomposer: { wire: 'openai', keep_alive: '5m' } },
+      }),
+    ).toMatch(/llm\.agents\.decomposer\.keep_alive: .*native wire only/);
     expect(problems({ provider: 'ollama', model: 'm', keep_alive: '5 minutes' })).toMatch(/keep_alive/);
     // Inherited from an ollama default agent, the keys are no mistake on another provider's agent.
     expect(
@@ -445,7 +453,7 @@ describe('which wire', () => {
         model: 'm',
         num_ctx_max: 8192,
         keep_alive: '1h',
-        agents: { hosted: { provider: 'openai', model: 'gpt-4.1-mini', api_key: 'k' } },
+        agents: { answer_synthesizer: { provider: 'openai', model: 'gpt-4.1-mini', api_key: 'k' } },
       }),
     ).toBe('');
   });

@@ -61,9 +61,9 @@ it("asks Ollama's native list for an ollama agent, and names a model the server 
       // Written for the OpenAI-compatible endpoint: still the server root on the native wire.
       base_url: `${fake.url}/v1`,
       agents: {
-        untagged: { model: 'llama3.2' },
-        absent: { model: 'sqlcoder:7b' },
-        compat: { wire: 'openai' },
+        decomposer: { model: 'llama3.2' },
+        ast_planner: { model: 'sqlcoder:7b' },
+        verified_resolver: { wire: 'openai' },
       },
     },
     secrets: new SecretManager({}),
@@ -71,12 +71,16 @@ it("asks Ollama's native list for an ollama agent, and names a model the server 
   try {
     const byAgent = Object.fromEntries((await probeAgents(llm.current())).map((a) => [a.agent, a]));
     expect(byAgent.default).toMatchObject({ endpoint: fake.url, reachable: true, hint: null });
-    expect(byAgent.untagged).toMatchObject({ reachable: true, hint: null });
-    expect(byAgent.absent).toMatchObject({ reachable: true });
-    expect(byAgent.absent!.hint).toMatch(/has no model 'sqlcoder:7b': run 'ollama pull sqlcoder:7b'/);
+    expect(byAgent.decomposer).toMatchObject({ reachable: true, hint: null });
+    expect(byAgent.ast_planner).toMatchObject({ reachable: true });
+    expect(byAgent.ast_planner!.hint).toMatch(/has no model 'sqlcoder:7b': run 'ollama pull sqlcoder:7b'/);
     // One probe of the list serves every native agent; the OpenAI-wire agent asks <root>/v1/models.
     expect(fake.probes).toEqual(['/api/tags']);
-    expect(byAgent.compat).toMatchObject({ endpoint: `${fake.url}/v1`, reachable: true, hint: null });
+    expect(byAgent.verified_resolver).toMatchObject({
+      endpoint: `${fake.url}/v1`,
+      reachable: true,
+      hint: null,
+    });
     expect(fake.requests).toHaveLength(0);
   } finally {
     await llm.close();

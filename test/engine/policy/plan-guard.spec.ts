@@ -204,7 +204,7 @@ describe('the compile step is the only way to SQL that runs', () => {
    */
   const DIRECT_COMPILERS: Record<string, string> = {
     'policy/plan-guard.ts': 'compileCleared itself',
-    'nodes/ast-planner.ts':
+    'nodes/planner-examples.ts':
       "display SQL of the planner's examples, already filtered by the same decision; never run",
     'query/query.examples.ts': 'the OpenAPI example of a response; never run',
   };
