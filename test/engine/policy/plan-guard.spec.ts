@@ -207,6 +207,8 @@ describe('the compile step is the only way to SQL that runs', () => {
     'nodes/planner-examples.ts':
       "display SQL of the planner's examples, already filtered by the same decision; never run",
     'query/query.examples.ts': 'the OpenAPI example of a response; never run',
+    'suggestions/template-sql.ts':
+      'the text of a suggested verified query (admin only); never run: accepted, it is checked like any verified query and each run of it passes the decision',
   };
   const listed = (path: string) => Object.keys(DIRECT_COMPILERS).find((k) => path.endsWith(`/${k}`)) ?? path;
 
