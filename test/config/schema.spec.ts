@@ -128,6 +128,7 @@ describe('defaults: from the schema', () => {
       storage: {
         results: { path: '/srv/app/data/results', max_age_days: 30 },
         traces: { path: '/srv/app/data/traces', max_age_days: 30 },
+        knowledge: { path: '/srv/app/data/knowledge' },
         index: { path: '/srv/app/data/index', namespace: 'default', build_on_start: false },
       },
       settings: {
