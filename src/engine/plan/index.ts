@@ -37,7 +37,8 @@ import { PlanError } from './errors';
 import { describeShapeError, shapeErrors } from './shape';
 import type { Plan } from './types';
 
-export { importSql } from './importer/importer';
+export { importSql, type ImportOptions } from './importer/importer';
+export { importRowFilter, filterAttributes, ATTRIBUTE_PARAM_PREFIX } from './importer/row-filter';
 export { isSqlExpression } from './importer/sql-expression';
 export {
   validatePlan,
