@@ -241,6 +241,7 @@ function resetAttempt(sq: SubQueryState): void {
   sq.truncated = false;
   sq.artifact = null;
   sq.validation = [];
+  sq.policiesApplied = [];
 }
 
 function recordFailure(
