@@ -332,19 +332,22 @@ export const ApiSchema = Closed({
         "Header the trusted proxy sets with the caller's attributes for row filters: `key=value` pairs separated by `;`, values URL-encoded",
     }),
   ),
-  attributes: Default(
+  attributes: Type.Optional(
     Type.Array(
       Type.String({
         pattern: ATTRIBUTE_NAME_PATTERN,
         [PATTERN_HINT]: 'must be a name of letters, digits and _',
       }),
-      { description: 'The caller attributes requests may carry (row filters may use only these)' },
+      {
+        description:
+          'The caller attributes requests may carry (row filters may use only these); none by default',
+      },
     ),
-    [],
   ),
-  event_attribute_values: Default(
-    Type.Boolean({ description: "`run.started` carries the attributes' values too (names only by default)" }),
-    false,
+  event_attribute_values: Type.Optional(
+    Type.Boolean({
+      description: "`run.started` carries the attributes' values too (default false: names only)",
+    }),
   ),
   cors_origins: Default(
     Type.Array(Url({ schemes: ['http', 'https'], origin: true, example: 'https://app.example.com' })),
