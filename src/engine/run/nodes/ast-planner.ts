@@ -16,7 +16,7 @@ import { VerifiedQueries } from '../../verified/verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError, PlanRejectedError, RefusalError } from '../../errors';
 import { importSql, paramNames, PlanError } from '../../plan';
-import { roleScope } from '../../policy/rbac';
+import { cacheScope } from '../../policy/cache-scope';
 import { verifiedVisibleTo } from '../../policy/verified-visibility';
 import { plannerExamples } from './planner-examples';
 import { PlanCache } from '../plan-cache';
@@ -72,7 +72,11 @@ export class AstPlanner implements SubQueryNode {
       verified: this.verified,
       planCache: this.planCache,
       index: this.index,
-      roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
+      roleScope: cacheScope(
+        this.config.policies.roles,
+        state.request.caller.roles,
+        state.request.caller.attributes,
+      ),
       visible: verifiedVisibleTo(state.request.caller.roles, this.config.policies.roles, () => snapshot),
     });
     if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
