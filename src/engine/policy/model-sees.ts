@@ -132,3 +132,29 @@ function fromNamed(from: From | null, alias: string): TableRef | Derived | null 
       return fromNamed(from.left, alias) ?? fromNamed(from.right, alias);
   }
 }
+
+/**
+ * The refiner's feedback without the values a database error quotes (`invalid input syntax for
+ * type integer: "N/A"` quotes a stored value): a quoted word that is not a table or column name
+ * of the schema becomes '…'. The validator's own messages quote only names and the model's own
+ * plan, which are left as they are.
+ */
+export function withoutQuotedValues<F extends { readonly problems: readonly string[] }>(
+  previous: F,
+  snapshot: SchemaSnapshot,
+): F {
+  const names = new Set(
+    snapshot.tables.flatMap((t) => [t.name, ...t.columns.map((c) => c.name)]).map((n) => n.toLowerCase()),
+  );
+  const scrub = (text: string) =>
+    text.replace(/(['"`])((?:(?!\1).)*)\1/g, (whole, quote: string, inner: string) =>
+      names.has(inner.toLowerCase()) ? whole : `${quote}…${quote}`,
+    );
+  return {
+    ...previous,
+    problems: previous.problems.map((p) => (p.startsWith(DATABASE_REJECTED) ? scrub(p) : p)),
+  };
+}
+
+/** How the executor words a database's refusal of a statement (nodes/executor.ts). */
+const DATABASE_REJECTED = 'the database rejected the SQL';
