@@ -9,7 +9,13 @@
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
 import type { MatchKind } from '../../index';
 import { textShape } from '../../index';
-import { canReadColumn, canReadTable, type RolePolicies } from '../../policy/rbac';
+import {
+  canReadColumn,
+  canReadTable,
+  isMaskedFor,
+  valuesVisible,
+  type RolePolicies,
+} from '../../policy/rbac';
 
 export interface SchemaPromptOptions {
   readonly datasourceId: string;
@@ -124,12 +130,24 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     let comment = '';
     if (!colReadable && readable) comment = '[not readable by your role]';
     if (colReadable) {
-      const values = valueComment(
-        c,
-        opts.values?.get(`${t.name}.${c.name}`.toLowerCase()),
-        sampleBudget(c, samples, c.name === singlePk || t.primaryKey.includes(c.name) || ref !== undefined),
-      );
-      comment = [c.comment ? commentText(c.comment, COLUMN_COMMENT_CHARS) : '', values]
+      // A masked column, or a table the caller reads only some rows of: no stored value (they come
+      // from every row, unmasked); the column's own comment still says what it holds.
+      const shown = valuesVisible(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
+      const values = !shown
+        ? ''
+        : valueComment(
+            c,
+            opts.values?.get(`${t.name}.${c.name}`.toLowerCase()),
+            sampleBudget(
+              c,
+              samples,
+              c.name === singlePk || t.primaryKey.includes(c.name) || ref !== undefined,
+            ),
+          );
+      const masked = isMaskedFor(opts.policies, opts.roles, opts.datasourceId, t.name, c.name)
+        ? MASKED_NOTE
+        : '';
+      comment = [masked, c.comment ? commentText(c.comment, COLUMN_COMMENT_CHARS) : '', values]
         .filter(Boolean)
         .join('; ');
     }
@@ -145,6 +163,9 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
   const head = `CREATE TABLE ${t.name} (${notes.length ? ` -- ${notes.join('; ')}` : ''}`;
   return [head, ...body, ');'].join('\n');
 }
+
+/** A masked column used anywhere but a select item is refused, and a refusal is not retried: say so. */
+const MASKED_NOTE = '[masked for your role: select it only; never filter, join, group or sort on it]';
 
 /**
  * How many typical values a column shows. A question names text values, so a text column shows
