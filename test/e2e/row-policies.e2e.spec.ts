@@ -8,6 +8,8 @@
  * `model_sees: none` sends no stored value to any model request (recorded by the fake model
  * server), while the same question from a role without it does (so the check can fail).
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startApp, type RunningApp } from '../support/app';
 import { FakeModelServer, type RecordedRequest } from '../support/fake-model';
 import { http } from '../support/http';
@@ -191,6 +193,14 @@ describe.each(ENGINES)('on %s', (engine) => {
       [3, 505],
       [5, 10010],
     ]);
+    // A cached plan is kept as planned and filtered again for its caller on every use.
+    const cached = await expectRows(engine, 'List the orders', ALPHA, [
+      [1, 1001],
+      [2, 2002],
+      [4, 707],
+    ]);
+    expect(cached.sub_queries[0].plan_source).toBe('cache');
+    expect(JSON.stringify(cached.sub_queries[0].plan)).not.toContain('region');
     // The SQL shown carries the filter; the sub-query says which policy shaped it.
     expect(alpha.sub_queries[0].sql).toMatch(/region/);
     expect(alpha.sub_queries[0].policies_applied).toEqual([
@@ -243,6 +253,15 @@ describe.each(ENGINES)('on %s', (engine) => {
       target: `${ds}.customers.phone`,
       role: 'rep',
     });
+    // The saved result holds the masked values only (the mask is part of the SQL).
+    const csv = await http(
+      'GET',
+      `${app.url}/api/v1/query/${body.trace_id}/results/${body.result_manifest[0].node_id}.csv`,
+      { headers: headers(ALPHA) },
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain('***5678');
+    expect(csv.text).not.toContain('612345678');
     const refused = await ask(engine, 'Who has this phone', ALPHA);
     expect(refused.status).toBe('error');
     expect(refused.errors.map((e: any) => e.error_code)).toEqual(['COLUMN_DENIED']);
@@ -353,5 +372,25 @@ describe('caller attributes on the wire', () => {
       [3, 505],
       [5, 10010],
     ]);
+  });
+
+  it('MCP runs with the attributes of its request: a verified query by id keeps the filter', async () => {
+    const client = new Client({ name: 'row-policies-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+        requestInit: { headers: headers(ALPHA) },
+      }),
+    );
+    try {
+      const result = (await client.callTool({
+        name: 'run_verified_query',
+        arguments: { id: 'big_orders_sqlite', params: { minimum: 600 } },
+      })) as { structuredContent?: any };
+      expect(result.structuredContent.status).toBe('success');
+      const rows = result.structuredContent.sub_queries[0].rows as unknown[][];
+      expect(rows.map((r) => r.map(Number))).toEqual([[3, 3710]]);
+    } finally {
+      await client.close();
+    }
   });
 });
