@@ -135,12 +135,12 @@ export class SubQueryResponseDto {
   row_cap!: number | null;
   @ApiProperty({ description: 'True when the result reached `row_cap`, so rows may be missing' })
   truncated!: boolean;
-  @ApiPropertyOptional({
+  @ApiProperty({
     type: [PolicyAppliedDto],
     description:
-      "The caller's row filters, column masks and model restriction that shaped this sub-query; the filters are in `sql`",
+      "The caller's row filters, column masks and model restriction that shaped this sub-query (empty when none did); the filters are in `sql`",
   })
-  policies_applied?: PolicyAppliedDto[];
+  policies_applied!: PolicyAppliedDto[];
 }
 
 export class FinalAnswerDto {

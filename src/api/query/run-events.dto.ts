@@ -19,11 +19,11 @@ export class RunStartedData {
   @ApiProperty({ type: [String] }) roles!: string[];
   @ApiProperty({ nullable: true, type: String }) datasource_id!: string | null;
   @ApiProperty() execute!: boolean;
-  @ApiPropertyOptional({
+  @ApiProperty({
     type: [String],
     description: "Names of the caller's attributes (api.attribute_header), which row filters read; sorted",
   })
-  attributes?: string[];
+  attributes!: string[];
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string' },

@@ -80,6 +80,8 @@ export type {
   NodeStartedEvent,
   PipelineErrorDto,
   PlanSource,
+  PolicyAppliedDto,
+  PolicyKind,
   QueryData,
   QueryError,
   QueryErrors,
