@@ -374,6 +374,36 @@ describe('caller attributes on the wire', () => {
     ]);
   });
 
+  it("MCP's describe_datasource shows no sample and no row count of what a filter or mask narrows", async () => {
+    const describe = async (caller: Caller) => {
+      const client = new Client({ name: 'row-policies-e2e', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+          requestInit: { headers: headers(caller) },
+        }),
+      );
+      try {
+        const r = (await client.callTool({
+          name: 'describe_datasource',
+          arguments: { datasource_id: ds },
+        })) as {
+          structuredContent?: any;
+        };
+        return r;
+      } finally {
+        await client.close();
+      }
+    };
+    const all = JSON.stringify(await describe(ADMIN));
+    expect(all).toContain('Quiggly');
+    expect(all).toContain('612345678');
+    const rep = await describe(ALPHA);
+    const customers = rep.structuredContent.tables.find((t: any) => t.name === 'customers');
+    expect(customers.row_count_estimate).toBeNull();
+    expect(customers.columns.map((c: any) => c.sample_values)).toEqual([[], [], [], []]);
+    for (const m of SALES_MARKERS) expect(JSON.stringify(rep)).not.toContain(m);
+  });
+
   it('MCP runs with the attributes of its request: a verified query by id keeps the filter', async () => {
     const client = new Client({ name: 'row-policies-e2e', version: '1.0.0' });
     await client.connect(

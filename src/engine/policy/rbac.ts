@@ -48,8 +48,8 @@ export function isMaskedFor(
 }
 
 /**
- * Whether a column's stored values (introspection samples, the value index) may reach a prompt for
- * these roles: the column is readable, not masked, and its table is read whole by some role. A
+ * Whether a column's stored values (introspection samples, the value index) may reach a prompt or
+ * a listing for these roles: the column is readable, not masked, and its table is read whole. A
  * masked column's samples are its unmasked values, and a row-filtered table's samples and indexed
  * values come from every row, also those the caller may not see.
  */
@@ -62,7 +62,20 @@ export function valuesVisible(
 ): boolean {
   const view = new PolicyView(policies, roles, datasourceId);
   if (!view.canReadColumn(table, column) || view.isMasked(table, column)) return false;
-  const readers = view.tableReaders(table);
+  return readsWholeTable(policies, roles, datasourceId, table);
+}
+
+/**
+ * Whether some role of the caller reads every row of the table (no row filter on it): only then is
+ * what introspection says of the whole table (its row estimate, its samples) the caller's to see.
+ */
+export function readsWholeTable(
+  policies: RolePolicies,
+  roles: readonly string[],
+  datasourceId: string,
+  table: string,
+): boolean {
+  const readers = new PolicyView(policies, roles, datasourceId).tableReaders(table);
   return !readers || readers.some((r) => !r.filtered);
 }
 

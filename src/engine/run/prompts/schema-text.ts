@@ -13,6 +13,7 @@ import {
   canReadColumn,
   canReadTable,
   isMaskedFor,
+  readsWholeTable,
   valuesVisible,
   type RolePolicies,
 } from '../../policy/rbac';
@@ -105,7 +106,9 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     }
   }
   const notes: string[] = [];
-  if (readable && t.rowCountEstimate !== null) notes.push(`~${t.rowCountEstimate} rows`);
+  // A table the caller reads only some rows of: how many rows it holds in all is not its to know.
+  const whole = readable && readsWholeTable(opts.policies, opts.roles, opts.datasourceId, t.name);
+  if (whole && t.rowCountEstimate !== null) notes.push(`~${t.rowCountEstimate} rows`);
   if (!readable) notes.push('[not readable by your role]');
   if (readable && t.comment) notes.push(commentText(t.comment, TABLE_COMMENT_CHARS));
   const lines: { text: string; comment: string }[] = [];
