@@ -4,7 +4,9 @@
  * estimate, the stored values the question names (`matches:`) and a few typical values (`e.g.`).
  * Models read DDL best of the schema formats published systems compared, and it shows them SQL's
  * own spelling of each value. Tables and columns a role may not read keep their names (so the
- * model can explain a refusal) but show no comment, no values and no statistics.
+ * model can explain a refusal) but show no comment, no values and no statistics. A masked column
+ * says so and shows no value, and a table the role reads only some rows of (a row filter) shows
+ * no value and no row estimate: both come from every row (policy/rbac.ts `valuesVisible`).
  */
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
 import type { MatchKind } from '../../index';
