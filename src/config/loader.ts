@@ -12,6 +12,7 @@ import { ConfigError, type ConfigProblem } from './config-error';
 import { ConfigSchema, type RawConfig } from './schema';
 import { validateStrict } from './strict-validate';
 import { resolveDefaults, type AppConfig } from './defaults';
+import { policyConfigProblems } from '../engine/policy/policy-config';
 
 export const CONFIG_ENV = 'NL2SQL_CONFIG';
 export const DEFAULT_CONFIG_NAME = 'nl2sql.yaml';
@@ -122,6 +123,7 @@ function crossChecks(cfg: RawConfig): ConfigProblem[] {
       });
     }
   });
+  problems.push(...policyConfigProblems(cfg));
   const api = cfg.api ?? {};
   if (api.role_header && api.role) {
     problems.push({

@@ -263,10 +263,55 @@ export const StorageSchema = Closed({
 
 const AllowDeny = Closed({ allow: Type.Optional(StringList()), deny: Type.Optional(StringList()) });
 
+/** What a masked value shows when the role's `columns.mask_with` is not set. */
+export const DEFAULT_MASK_WITH = '***';
+
+const ColumnRules = Closed({
+  allow: Type.Optional(StringList()),
+  deny: Type.Optional(StringList()),
+  mask: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Columns this role reads masked (`<datasource>.<table>.<column>`): selectable, never usable to filter, join, group or sort',
+    }),
+  ),
+  mask_keep: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 64,
+      description: 'Characters a masked value keeps at its end (default 0: only `mask_with` is shown)',
+    }),
+  ),
+  mask_with: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: `What replaces a masked value (default '${DEFAULT_MASK_WITH}')`,
+    }),
+  ),
+});
+
+/** What the answer model is given of a result: rows, only the aggregates the plan computes, or nothing. */
+export const MODEL_SEES = ['rows', 'aggregates', 'none'] as const;
+
 export const RolePolicySchema = Closed({
   datasources: Type.Optional(StringList()),
   tables: Type.Optional(AllowDeny),
-  columns: Type.Optional(AllowDeny),
+  columns: Type.Optional(ColumnRules),
+  rows: Type.Optional(
+    Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+      description:
+        "Row filters: `<datasource>.<table>` -> a boolean SQL expression over that table's columns, which may use :user.<attribute>",
+    }),
+  ),
+  model_sees: Type.Optional(
+    Type.Union(
+      MODEL_SEES.map((v) => Type.Literal(v)),
+      {
+        description:
+          'What the answer model receives of a result (default rows); the most restrictive role wins',
+      },
+    ),
+  ),
 });
 
 export const PoliciesSchema = Closed({
@@ -275,10 +320,37 @@ export const PoliciesSchema = Closed({
   roles: DefaultNull(Type.Record(Type.String(), RolePolicySchema)),
 });
 
+/** A caller attribute's name, as `:user.<name>` spells it in a row filter. */
+export const ATTRIBUTE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+
 export const ApiSchema = Closed({
   role_header: Type.Optional(Type.String({ minLength: 1 })),
   role: Type.Optional(Type.String({ minLength: 1 })),
   trust_body_role: Default(Type.Boolean(), false),
+  attribute_header: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "Header the trusted proxy sets with the caller's attributes for row filters: `key=value` pairs separated by `;`, values URL-encoded",
+    }),
+  ),
+  attributes: Type.Optional(
+    Type.Array(
+      Type.String({
+        pattern: ATTRIBUTE_NAME_PATTERN,
+        [PATTERN_HINT]: 'must be a name of letters, digits and _',
+      }),
+      {
+        description:
+          'The caller attributes requests may carry (row filters may use only these); none by default',
+      },
+    ),
+  ),
+  event_attribute_values: Type.Optional(
+    Type.Boolean({
+      description: "`run.started` carries the attributes' values too (default false: names only)",
+    }),
+  ),
   cors_origins: Default(
     Type.Array(Url({ schemes: ['http', 'https'], origin: true, example: 'https://app.example.com' })),
     [],

@@ -16,6 +16,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ENGINE_CONFIG, type EngineConfig } from '../../engine/engine-config';
+import type { CallerAttributes } from '../../engine/policy/row-filters';
+import { resolveAttributes } from './caller-attributes';
 import { ErrorBody } from './error-body.dto';
 import { EngineError } from '../../engine/errors';
 import {
@@ -33,7 +35,7 @@ export const ROLE_HEADER_SCHEME = 'role_header';
 const ACCESS = 'nl2sql:access';
 
 export interface RequestWithRoles extends Request {
-  caller?: CallerRoles;
+  caller?: CallerRoles & { readonly attributes?: CallerAttributes };
 }
 
 /** The route needs a role from any source (401 otherwise). */
@@ -101,6 +103,8 @@ export class RolesGuard implements CanActivate {
         );
       }
     }
+    // After the role checks, so a request without a role is a 401 whatever its attributes.
+    req.caller = { ...caller, attributes: resolveAttributes(api, req) };
     return true;
   }
 }

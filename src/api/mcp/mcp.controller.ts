@@ -26,7 +26,11 @@ export class McpController {
   @Post()
   @AnyRole()
   async handle(@Req() req: RequestWithRoles, @Res() res: Response): Promise<void> {
-    const caller = { roles: req.caller?.roles ?? [], userId: req.caller?.userId ?? null };
+    const caller = {
+      roles: req.caller?.roles ?? [],
+      userId: req.caller?.userId ?? null,
+      attributes: req.caller?.attributes ?? {},
+    };
     const server = this.servers.build(caller);
     // Each POST's answer is an event stream, so a tool's progress notifications reach the client
     // before its result.

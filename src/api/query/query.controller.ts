@@ -186,6 +186,10 @@ function toRunRequest(body: QueryRequest, req: RequestWithRoles): RunRequest {
     question: body.natural_language.trim(),
     datasourceId: body.datasource_id ?? null,
     execute: body.execute ?? true,
-    caller: { roles: req.caller?.roles ?? [], userId: req.caller?.userId ?? null },
+    caller: {
+      roles: req.caller?.roles ?? [],
+      userId: req.caller?.userId ?? null,
+      attributes: req.caller?.attributes ?? {},
+    },
   };
 }

@@ -51,7 +51,9 @@ export class QueryRequest {
     ...obj,
     nullable: true,
     description:
-      'Ignored unless api.trust_body_role is true; then an RBAC payload holding a list under `roles` (and optionally `user_id`)',
+      'Ignored unless api.trust_body_role is true; then an RBAC payload holding a list under `roles` (and optionally ' +
+      '`user_id`, and `attributes`: an object of strings, the caller attributes row filters read as `:user.<name>`, ' +
+      'only names declared in api.attributes)',
     example: { roles: ['analyst'] },
   })
   @IsOptional()
@@ -71,6 +73,25 @@ export class RowSampleDto {
   rows!: unknown[][];
   @ApiProperty({ type: 'integer', description: 'Rows in the whole result, not only in this sample' })
   total_rows!: number;
+}
+
+export class PolicyAppliedDto {
+  @ApiProperty({
+    enum: ['row_filter', 'mask', 'model_sees'],
+    enumName: 'PolicyKind',
+    description:
+      "`row_filter`: a role's row filter on a table the sub-query reads; `mask`: a column it reads masked; " +
+      '`model_sees`: what the answer model was given of the result',
+  })
+  kind!: string;
+  @ApiProperty({
+    description:
+      '`<datasource>.<table>`, `<datasource>.<table>.<column>`, or for model_sees its level (`aggregates`, `none`)',
+    example: 'shop.orders',
+  })
+  target!: string;
+  @ApiProperty({ description: 'The role whose policy it is', example: 'sales_rep' })
+  role!: string;
 }
 
 export class SubQueryResponseDto {
@@ -114,6 +135,12 @@ export class SubQueryResponseDto {
   row_cap!: number | null;
   @ApiProperty({ description: 'True when the result reached `row_cap`, so rows may be missing' })
   truncated!: boolean;
+  @ApiProperty({
+    type: [PolicyAppliedDto],
+    description:
+      "The caller's row filters, column masks and model restriction that shaped this sub-query (empty when none did); the filters are in `sql`",
+  })
+  policies_applied!: PolicyAppliedDto[];
 }
 
 export class FinalAnswerDto {

@@ -99,6 +99,7 @@ export const QUERY_RESPONSE_EXAMPLE = {
       plan_source: 'llm',
       row_cap: ROW_CAP,
       truncated: false,
+      policies_applied: [],
     },
   ],
   final_answer: {

@@ -19,6 +19,17 @@ export class RunStartedData {
   @ApiProperty({ type: [String] }) roles!: string[];
   @ApiProperty({ nullable: true, type: String }) datasource_id!: string | null;
   @ApiProperty() execute!: boolean;
+  @ApiProperty({
+    type: [String],
+    description: "Names of the caller's attributes (api.attribute_header), which row filters read; sorted",
+  })
+  attributes!: string[];
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Their values; only when api.event_attribute_values is true',
+  })
+  attribute_values?: Record<string, string>;
 }
 
 export class NodeStartedData {

@@ -15,6 +15,10 @@ export interface RunEventMap {
     roles: readonly string[];
     datasource_id: string | null;
     execute: boolean;
+    /** The names of the caller's attributes (row filters read them), sorted. */
+    attributes: readonly string[];
+    /** Their values, only with `api.event_attribute_values`. */
+    attribute_values?: Readonly<Record<string, string>>;
   };
   'node.started': { node: string; sub_query_id: string | null };
   'node.finished': { node: string; sub_query_id: string | null; seconds: number; ok: boolean };

@@ -19,6 +19,7 @@ import { getLogger } from '../logging/logger';
 import { VerifiedQueries } from '../verified/verified-queries';
 import { VerifiedQueryAdmin } from '../verified/verified-admin';
 import { VerifiedDrift } from '../verified/drift';
+import { policySchemaProblems } from '../policy/policy-config';
 import { ResultStore } from '../storage/result-store';
 import { EngineState } from '../run/engine-state';
 import { ModelReachability } from './model-reachability';
@@ -94,6 +95,7 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
     await this.verifiedAdmin.load();
     this.checkVerifiedQueries();
     this.drift.start();
+    this.checkRowPolicies();
     for (const problem of this.llm.check()) {
       this.log.warn('model agent not usable until fixed', { ...problem });
     }
@@ -152,6 +154,15 @@ export class EngineLifecycle implements OnApplicationBootstrap, OnApplicationShu
       if (entry.snapshot) problems.push(...this.verified.check(entry.config.id, entry.snapshot));
     }
     if (problems.length) throw new ConfigError(problems, 'verified_queries');
+  }
+
+  /** Row filters and masks must name tables and columns of every ready datasource; a bad one stops start-up. */
+  private checkRowPolicies(): void {
+    const problems: ConfigProblem[] = [];
+    for (const entry of this.datasources.ready()) {
+      if (entry.snapshot) problems.push(...policySchemaProblems(this.config.policies.roles, entry.snapshot));
+    }
+    if (problems.length) throw new ConfigError(problems, 'policies');
   }
 
   private close(): Promise<void> {

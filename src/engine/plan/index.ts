@@ -23,6 +23,10 @@
  *     construct). With the schema, SQLite's "double-quoted" strings are told from identifiers and
  *     JOIN .. USING becomes an ON condition.
  *
+ *   importRowFilter(text: string, dialect: Dialect): Expr
+ *     A row filter (`policies.roles.<role>.rows`) -> one boolean expression; `:user.<name>` is the
+ *     parameter `user.<name>` (only here). Anything beyond one expression over one row is refused.
+ *
  *   paramNames(plan: Plan): Set<string>
  *     The names of the `param` nodes anywhere in the plan (a verified query's placeholders).
  *
@@ -37,7 +41,8 @@ import { PlanError } from './errors';
 import { describeShapeError, shapeErrors } from './shape';
 import type { Plan } from './types';
 
-export { importSql } from './importer/importer';
+export { importSql, type ImportOptions } from './importer/importer';
+export { importRowFilter, filterAttributes, ATTRIBUTE_PARAM_PREFIX } from './importer/row-filter';
 export { isSqlExpression } from './importer/sql-expression';
 export {
   validatePlan,

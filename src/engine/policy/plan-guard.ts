@@ -10,6 +10,11 @@
  *
  * `compileCleared` is the pipeline's only way to compile (test/engine/policy/compile-choke-point
  * keeps it so): code that compiles a plan without a policy decision does not type-check.
+ *
+ * After the role checks, the same decision applies the caller's row filters and column masks
+ * (policy-rewrite.ts): the cleared plan is the plan as this caller may read it, with the caller's
+ * attribute values as its parameters, so every producer gets them with no code of its own. What
+ * shaped it (filters, masks, what the model may see) is reported as `policies_applied`.
  */
 import type { SchemaSnapshot } from '../datasources/schema';
 import { isErrorCode, RefusalError, type ErrorCode } from '../errors';
@@ -21,22 +26,35 @@ import {
   type CompiledSql,
   type PlanProblem,
 } from '../plan';
+import { ATTRIBUTE_PARAM_PREFIX } from '../plan';
 import type { Query } from '../plan/types';
+import { paramNames } from '../plan/walk';
+import { modelSeesApplied, modelSeesFor } from './model-sees';
+import { applyRowPolicies } from './policy-rewrite';
 import type { RolePolicies } from './rbac';
+import type { CallerAttributes } from './row-filters';
+import type { PolicyApplied } from './table-policies';
 
 /** Who asks, on which datasource, against which schema. */
 export interface PolicySubject {
   readonly datasourceId: string;
   readonly roles: readonly string[];
   readonly snapshot: SchemaSnapshot;
+  /** The caller's attributes, which row filters read as `:user.<name>`; none when absent. */
+  readonly attributes?: CallerAttributes;
 }
 
 declare const CLEARED: unique symbol;
 
 /** A plan the caller's policies allow on one datasource. Only `decidePlan` makes one. */
 export interface ClearedPlan {
+  /** The plan as the caller may read it: its row filters and masks applied. */
   readonly plan: Query;
   readonly datasourceId: string;
+  /** The caller's attribute values the filters read, by parameter name (`user.region`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** The policies that shaped the plan and its answer (`policies_applied`). */
+  readonly applied: readonly PolicyApplied[];
   readonly [CLEARED]: true;
 }
 
@@ -57,7 +75,27 @@ export function decidePlan(plan: Query, subject: PolicySubject, policies: RolePo
   const refusals = result.problems.filter(isRefusal);
   if (refusals.length) return { kind: 'denied', refusals };
   if (result.problems.length) return { kind: 'invalid', problems: result.problems };
-  const cleared = { plan, datasourceId: subject.datasourceId } as ClearedPlan;
+  const reserved = [...paramNames(plan)].find((n) => n.startsWith(ATTRIBUTE_PARAM_PREFIX));
+  if (reserved !== undefined)
+    return {
+      kind: 'invalid',
+      problems: [
+        {
+          code: 'PLAN_SCHEMA_VIOLATION',
+          path: '/',
+          message: `The parameter "${reserved}" is reserved: names starting with "${ATTRIBUTE_PARAM_PREFIX}" hold the caller's attributes for row filters.`,
+        },
+      ],
+    };
+  const rewrite = applyRowPolicies(plan, { ...subject, attributes: subject.attributes ?? {} }, policies);
+  if (rewrite.kind === 'refused') return { kind: 'denied', refusals: rewrite.problems };
+  const applied = [...rewrite.applied, ...modelSeesApplied(modelSeesFor(policies, subject.roles))];
+  const cleared = {
+    plan: rewrite.plan,
+    datasourceId: subject.datasourceId,
+    params: rewrite.params,
+    applied,
+  } as unknown as ClearedPlan;
   return { kind: 'cleared', cleared };
 }
 
@@ -84,7 +122,7 @@ export function compileCleared(
   dialect: SchemaSnapshot['dialect'],
   options: CompileOptions = {},
 ): CompiledSql {
-  return compilePlan(cleared.plan, dialect, options);
+  return compilePlan(cleared.plan, dialect, { ...options, params: { ...options.params, ...cleared.params } });
 }
 
 function codeOf(p: PlanProblem | undefined): ErrorCode {

@@ -16,7 +16,7 @@ import {
   type ErrorCode,
 } from '../errors';
 import { LlmError } from '../llm/errors';
-import { roleScope } from '../policy/rbac';
+import { cacheScope } from '../policy/cache-scope';
 import { HookRunner } from '../policy/hooks';
 import { DatasourceRegistry } from '../datasources/registry';
 import { ENGINE_CONFIG, type EngineConfig } from '../engine-config';
@@ -180,7 +180,11 @@ export class Pipeline {
       intent: sq.intent,
       datasourceId: sq.datasourceId,
       schemaVersion: entry.snapshot?.schemaVersion ?? '',
-      roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
+      roleScope: cacheScope(
+        this.config.policies.roles,
+        state.request.caller.roles,
+        state.request.caller.attributes,
+      ),
     };
     for (const name of TOPOLOGY.perSubQuery) {
       if (name === 'ast_planner' && !sq.plan && !previous) this.fromCache(sq, cacheKey, ctx);
@@ -241,6 +245,7 @@ function resetAttempt(sq: SubQueryState): void {
   sq.truncated = false;
   sq.artifact = null;
   sq.validation = [];
+  sq.policiesApplied = [];
 }
 
 function recordFailure(

@@ -36,6 +36,14 @@ export interface SubQueryResponse {
   plan_source: PlanSource;
   row_cap: number | null;
   truncated: boolean;
+  /** Row filters, masks and the model restriction that shaped this sub-query (issue 28). */
+  policies_applied: PolicyAppliedEntry[];
+}
+
+export interface PolicyAppliedEntry {
+  kind: 'row_filter' | 'mask' | 'model_sees';
+  target: string;
+  role: string;
 }
 
 export interface PipelineErrorEntry {

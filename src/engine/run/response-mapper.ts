@@ -75,6 +75,7 @@ function toSubQueryResponse(sq: SubQueryState): SubQueryResponse {
     plan_source: sq.planSource,
     row_cap: sq.appliedRowCap,
     truncated: sq.truncated,
+    policies_applied: sq.policiesApplied.map((p) => ({ kind: p.kind, target: p.target, role: p.role })),
   };
 }
 

@@ -13,7 +13,7 @@ import { DatasourceRegistry } from '../datasources/registry';
 import { verifiedVisibleTo } from '../policy/verified-visibility';
 import { EngineError, RunCancelledError } from '../errors';
 import { OperatorEvents, type OperatorEventMap } from '../events/operator-events';
-import { RunEventEmitter, type RunEvent } from '../events/run-events';
+import { RunEventEmitter, type RunEvent, type RunEventMap } from '../events/run-events';
 import { LlmService } from '../llm/llm-service';
 import { getLogger } from '../logging/logger';
 import { TraceStore } from '../storage/trace-store';
@@ -150,6 +150,8 @@ export class RunService {
       execute?: boolean;
       roles?: readonly string[];
       userId?: string;
+      /** The caller's attributes, which row filters read as `:user.<name>`. */
+      attributes?: Readonly<Record<string, string>>;
       signal?: AbortSignal;
     } = {},
   ): Promise<QueryResponse> {
@@ -158,7 +160,11 @@ export class RunService {
         question,
         datasourceId: options.datasourceId ?? null,
         execute: options.execute ?? true,
-        caller: { roles: options.roles ?? [], userId: options.userId ?? null },
+        caller: {
+          roles: options.roles ?? [],
+          userId: options.userId ?? null,
+          attributes: options.attributes,
+        },
       },
       options.signal,
     );
@@ -181,6 +187,7 @@ export class RunService {
       roles: request.caller.roles,
       datasource_id: request.datasourceId,
       execute: request.execute,
+      ...startedAttributes(request.caller.attributes ?? {}, this.config.api.event_attribute_values ?? false),
     });
     const set = this.llm.acquire();
     const gateway = new ModelGateway(
@@ -253,4 +260,16 @@ export class RunService {
 
 function describe(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/**
+ * The caller's attributes as `run.started` shows them: their names, and their values only when
+ * `api.event_attribute_values` is set (an attribute may say more about a person than a role does).
+ */
+function startedAttributes(
+  attributes: Readonly<Record<string, string>>,
+  withValues: boolean,
+): Pick<RunEventMap['run.started'], 'attributes' | 'attribute_values'> {
+  const names = Object.keys(attributes).sort();
+  return withValues ? { attributes: names, attribute_values: { ...attributes } } : { attributes: names };
 }

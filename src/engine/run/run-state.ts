@@ -6,6 +6,8 @@ import type { SchemaSnapshot } from '../datasources/schema';
 import type { ErrorCode } from '../errors';
 import type { ParamValue } from '../verified/verified-queries';
 import type { Query } from '../plan/types';
+import type { CallerAttributes } from '../policy/row-filters';
+import type { PolicyApplied } from '../policy/table-policies';
 import type {
   ArtifactRef,
   FinalAnswer,
@@ -19,6 +21,8 @@ import type {
 export interface Caller {
   readonly roles: readonly string[];
   readonly userId: string | null;
+  /** Attributes the trusted proxy set (`api.attribute_header`), read by row filters; none when absent. */
+  readonly attributes?: CallerAttributes;
 }
 
 export interface RunRequest {
@@ -76,6 +80,8 @@ export interface SubQueryState {
   verifiedParams: Readonly<Record<string, ParamValue>> | null;
   /** The last error of this sub-query, if it ended in error. */
   errorCode: ErrorCode | null;
+  /** The row filters, masks and model restriction the policy decision applied (`policies_applied`). */
+  policiesApplied: readonly PolicyApplied[];
 }
 
 export function newSubQuery(id: string, intent: string, datasourceId: string): SubQueryState {
@@ -102,6 +108,7 @@ export function newSubQuery(id: string, intent: string, datasourceId: string): S
     verified: null,
     verifiedParams: null,
     errorCode: null,
+    policiesApplied: [],
   };
 }
 

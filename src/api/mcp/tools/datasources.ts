@@ -7,7 +7,13 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EngineError } from '../../../engine/errors';
-import { canReadColumn, canReadDatasource, canReadTable } from '../../../engine/policy/rbac';
+import {
+  canReadColumn,
+  canReadDatasource,
+  canReadTable,
+  readsWholeTable,
+  valuesVisible,
+} from '../../../engine/policy/rbac';
 import type { Caller, McpDeps } from '../deps';
 import { guarded, ok } from '../tool-result';
 
@@ -110,10 +116,13 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
           throw new EngineError('DATASOURCE_UNAVAILABLE', `datasource '${datasource_id}' has no schema yet`);
         const tables = snapshot.tables.map((t) => {
           const tableOk = canReadTable(policies, caller.roles, datasource_id, t.name);
+          // Under a row filter the estimate counts rows the caller may not see; under a row filter
+          // or a mask the samples are values it may not see.
+          const whole = tableOk && readsWholeTable(policies, caller.roles, datasource_id, t.name);
           return {
             name: t.schema ? `${t.schema}.${t.name}` : t.name,
             readable: tableOk,
-            row_count_estimate: tableOk ? t.rowCountEstimate : null,
+            row_count_estimate: whole ? t.rowCountEstimate : null,
             comment: tableOk ? (t.comment ?? null) : null,
             primary_key: [...t.primaryKey],
             foreign_keys: t.foreignKeys.map((fk) => ({
@@ -130,7 +139,10 @@ export function registerDatasourceTools(server: McpServer, deps: McpDeps, caller
                 nullable: c.nullable,
                 readable: columnOk,
                 comment: columnOk ? (c.comment ?? null) : null,
-                sample_values: columnOk ? c.sampleValues.slice(0, SAMPLES) : [],
+                sample_values:
+                  columnOk && valuesVisible(policies, caller.roles, datasource_id, t.name, c.name)
+                    ? c.sampleValues.slice(0, SAMPLES)
+                    : [],
               };
             }),
           };

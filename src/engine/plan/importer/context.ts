@@ -17,6 +17,8 @@ export interface Reader {
   readonly schema: SchemaSnapshot | null;
   /** The SQL being imported (messages quote parts of it). */
   readonly sql: string;
+  /** `:user.<name>` reads as the parameter `user.<name>` (row filters only). */
+  readonly attributeParams: boolean;
   /** Throws SQL_IMPORT_UNSUPPORTED naming the construct. */
   fail(construct: string): never;
   /** The source text of a node. */

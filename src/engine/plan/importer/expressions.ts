@@ -68,7 +68,17 @@ function identifier(r: Reader, node: Identifier): T.Expr {
   return r.usingColumns().get(node.name.toLowerCase()) ?? b.col(node.name);
 }
 
+/** The prefix of a caller attribute's parameter name (`:user.region` is the parameter `user.region`). */
+export const ATTRIBUTE_PARAM_PREFIX = 'user.';
+
 function member(r: Reader, node: MemberExpr): T.Expr {
+  if (
+    r.attributeParams &&
+    node.object.type === 'parameter' &&
+    node.object.text === ':user' &&
+    node.property.type === 'identifier'
+  )
+    return b.param(`${ATTRIBUTE_PARAM_PREFIX}${node.property.name}`);
   if (node.object.type !== 'identifier') return r.fail(`the reference ${r.text(node)}`);
   if (node.property.type === 'all_columns') return b.star(node.object.name);
   if (node.property.type === 'identifier') return b.col(node.property.name, node.object.name);

@@ -18,7 +18,21 @@ import { PARSER_DIALECT } from './names';
 import { MAX_PLAN_DEPTH, assertSqlNesting, tooComplex } from '../limits';
 import { readQuery } from './query';
 
-export function importSql(sql: string, dialect: Dialect, schema: SchemaSnapshot | null = null): T.Query {
+/** How a text is read besides its dialect and schema. */
+export interface ImportOptions {
+  /**
+   * Read `:user.<name>` as the parameter `user.<name>` (a row filter's caller attribute). Off for
+   * every other SQL, so a model's draft or a verified query can never name a caller attribute.
+   */
+  readonly attributeParams?: boolean;
+}
+
+export function importSql(
+  sql: string,
+  dialect: Dialect,
+  schema: SchemaSnapshot | null = null,
+  options: ImportOptions = {},
+): T.Query {
   // The parser recurses once per nesting level: text nested too deep is refused before it parses.
   assertSqlNesting(sql, dialect);
   const cst = parseSql(sql, dialect);
@@ -27,7 +41,7 @@ export function importSql(sql: string, dialect: Dialect, schema: SchemaSnapshot 
     throw importUnsupported(statements.length === 0 ? 'an empty statement' : 'several statements', sql);
   }
   const statement = statements[0]!;
-  const reader = new ImportReader(dialect, schema, sql);
+  const reader = new ImportReader(dialect, schema, sql, options.attributeParams ?? false);
   if (statement.type === 'select_stmt' || statement.type === 'compound_select_stmt')
     return reader.query(statement);
   return reader.fail(
@@ -68,6 +82,7 @@ class ImportReader implements Reader {
     readonly dialect: Dialect,
     readonly schema: SchemaSnapshot | null,
     readonly sql: string,
+    readonly attributeParams: boolean,
   ) {
     this.columnNames = new Set(
       (schema?.tables ?? []).flatMap((t) => t.columns.map((c) => c.name.toLowerCase())),

@@ -34,10 +34,16 @@ interface At {
   readonly path: string;
   readonly allow: Allow;
   readonly inAggregate: boolean;
+  /**
+   * Where a masked column may not be used, named for the message (`WHERE`, `ORDER BY`, `SUM(...)`);
+   * null where it may (a select item, COUNT of it): there it only ever holds the masked value.
+   */
+  readonly guard: string | null;
 }
 
 type Rule<K extends T.ExprKind> = (at: At, e: T.ExprOf<K>) => void;
 
+/** Checks an expression; a clause named in `allow` (WHERE, GROUP BY...) is no place for a masked column. */
 export function checkExpr(
   c: Checker,
   e: T.Expr,
@@ -45,16 +51,29 @@ export function checkExpr(
   path: string,
   allow: Allow,
   inAggregate = false,
+  guard: string | null = allow.clause ?? null,
 ): void {
-  (RULES[e.kind] as Rule<T.ExprKind>)({ c, scope, path, allow, inAggregate }, e);
+  (RULES[e.kind] as Rule<T.ExprKind>)({ c, scope, path, allow, inAggregate, guard }, e);
 }
 
+type Over = Partial<Pick<At, 'allow' | 'inAggregate' | 'guard'>>;
+
 /** Checks what `e` holds, each child with the same allowances unless `over` changes them. */
-function children(at: At, e: T.Expr, over: Partial<Pick<At, 'allow' | 'inAggregate'>> = {}): void {
+function children(at: At, e: T.Expr, over: Over = {}, only?: (childPath: string) => boolean): void {
   for (const k of childrenOf(e)) {
+    if (only && !only(k.path)) continue;
     const path = `${at.path}${k.path}`;
     if (k.node.kind === 'query') at.c.query(k.node, at.scope, path);
-    else checkExpr(at.c, k.node, at.scope, path, over.allow ?? at.allow, over.inAggregate ?? at.inAggregate);
+    else
+      checkExpr(
+        at.c,
+        k.node,
+        at.scope,
+        path,
+        over.allow ?? at.allow,
+        over.inAggregate ?? at.inAggregate,
+        over.guard !== undefined ? over.guard : at.guard,
+      );
   }
 }
 
@@ -146,7 +165,11 @@ function checkAggregate(at: At, e: T.Aggregate): void {
       `${e.fn} is taken over a text column; cast it to a number (or extract the part you need) so every database reads it the same way.`,
     );
   }
-  children(at, e, { inAggregate: true });
+  // COUNT of a masked column counts what the mask keeps (NULL stays NULL); any other aggregate, or
+  // COUNT(DISTINCT ...), would compute on masked forms instead of values (all '***' count as one).
+  const guard =
+    e.fn === 'count' && !e.distinct ? at.guard : `${e.fn.toUpperCase()}(${e.distinct ? 'DISTINCT ' : ''}...)`;
+  children(at, e, { inAggregate: true, guard });
 }
 
 const IN_WINDOW: Allow = { aggregates: true, windows: false, clause: 'a window function' };
@@ -161,7 +184,13 @@ function checkWindow(at: At, e: T.Window): void {
   }
   const sig = windowSignature(e.fn);
   arity(at, `Window function ${e.fn}`, e.args.length, sig.minArgs, sig.maxArgs);
-  children(at, e, { allow: IN_WINDOW });
+  children(at, e, { allow: IN_WINDOW }, (p) => p.startsWith('/args/'));
+  children(
+    at,
+    e,
+    { allow: IN_WINDOW, guard: "a window's PARTITION BY or ORDER BY" },
+    (p) => !p.startsWith('/args/'),
+  );
   for (const side of ['start', 'end'] as const) {
     const bnd = e.frame?.[side];
     if (!bnd) continue;
@@ -187,6 +216,18 @@ function checkColumn(at: At, e: T.Column): void {
       'COLUMN_DENIED',
       at.path,
       `The caller's roles may not read column "${t.name}.${r.column.name}". Answer without it.`,
+    );
+  } else if (
+    t &&
+    r.column &&
+    at.guard &&
+    policy.canReadColumn(t.name, r.column.name) &&
+    policy.isMasked(t.name, r.column.name)
+  ) {
+    at.c.findings.problem(
+      'COLUMN_DENIED',
+      at.path,
+      `The caller's roles may read column "${t.name}.${r.column.name}" only masked, so it may not be used in ${at.guard}. Select it, or answer without it.`,
     );
   }
 }

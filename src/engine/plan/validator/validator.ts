@@ -162,7 +162,7 @@ class PlanValidator implements Checker {
     q.order_by.forEach((o, i) => {
       if (o.expr.kind === 'column' && o.expr.table === null && aliases.includes(o.expr.name.toLowerCase()))
         return;
-      checkExpr(this, o.expr, scope, `${path}/order_by/${i}/expr`, ANYWHERE);
+      checkExpr(this, o.expr, scope, `${path}/order_by/${i}/expr`, ANYWHERE, false, 'ORDER BY');
     });
     if (q.order_by.length) {
       const items = q.order_by.map((o, i) => [o.expr, `${path}/order_by/${i}/expr`] as [T.Expr, string]);

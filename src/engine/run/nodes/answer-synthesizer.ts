@@ -3,9 +3,13 @@
  * someone follows the run: each piece is an `answer.delta`; asked whole otherwise); `content` is
  * the data itself rendered by the service (a number, a table of the sample rows, or a note that
  * nothing matched), so no figure in it can be invented. Then the sanity checks compare the summary
- * with the rows.
+ * with the rows. What the model reads of the rows is what the caller's roles let it see
+ * (`model_sees`, policy/model-sees.ts): the rows, only the aggregate columns, or nothing at all
+ * (then the summary is built in code, as for a verified query answered with no model).
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CONFIG, type EngineConfig } from '../../engine-config';
+import { aggregateColumns, modelSeesFor } from '../../policy/model-sees';
 import { AGENTS } from '../agents';
 import type { RunContext } from '../run-context';
 import type { RunState, SubQueryState } from '../run-state';
@@ -23,6 +27,8 @@ const CONTENT_ROWS = 100;
 
 @Injectable()
 export class AnswerSynthesizer implements RunNode {
+  constructor(@Inject(ENGINE_CONFIG) private readonly config: EngineConfig) {}
+
   /** Runs when at least one sub-query succeeded: there is something to answer from. */
   applies(state: RunState): boolean {
     return state.subQueries.some((s) => s.status === 'success');
@@ -33,20 +39,23 @@ export class AnswerSynthesizer implements RunNode {
     const sqs = state.subQueries.filter((s) => s.status === 'success');
     const content = renderContent(sqs, execute);
     const formatType = formatOf(sqs, execute);
-    // A run answered by verified queries with no model call stays without one: a template says it.
-    const summary = sqs.every((s) => s.verified?.direct)
+    const sees = modelSeesFor(this.config.policies.roles, state.request.caller.roles).level;
+    // A run answered by verified queries with no model call stays without one, and a caller whose
+    // roles let the model see nothing of the data gets none: a template says it.
+    const byCode = sqs.every((s) => s.verified?.direct) || sees === 'none';
+    const shown = sees === 'aggregates' ? aggregatesOnly : undefined;
+    const summary = byCode
       ? templateSummary(sqs, execute)
       : await ctx.models.text(
           AGENTS.answer,
           'answer_synthesizer',
           ANSWER_SYSTEM,
-          [{ role: 'user', content: describeResults(state.request.question, sqs, execute) }],
+          [{ role: 'user', content: describeResults(state.request.question, sqs, execute, shown) }],
           ctx.emitter.observed
             ? (piece) => ctx.emitter.emit('answer.delta', { field: 'summary', text: piece })
             : undefined,
         );
-    if (sqs.every((s) => s.verified?.direct))
-      ctx.emitter.emit('answer.delta', { field: 'summary', text: summary });
+    if (byCode) ctx.emitter.emit('answer.delta', { field: 'summary', text: summary });
     if (content) ctx.emitter.emit('answer.delta', { field: 'content', text: content });
     const truncated = sqs.some((s) => s.truncated);
     const warnings: string[] = [];
@@ -68,11 +77,11 @@ export class AnswerSynthesizer implements RunNode {
   }
 }
 
-/** The summary of results of verified queries answered without a model, built from their rows. */
+/** The summary of results answered without a model (verified queries, model_sees none), built from their rows. */
 export function templateSummary(sqs: readonly SubQueryState[], execute: boolean): string {
   return sqs
     .map((sq) => {
-      const head = `From the verified query '${sq.verified?.id ?? sq.id}'`;
+      const head = sq.verified ? `From the verified query '${sq.verified.id}'` : `For "${sq.intent}"`;
       const r = sq.rows;
       if (!execute || !r) return `${head}: the SQL is ready to run.`;
       if (!r.rows.length) return `${head}: nothing matched.`;
@@ -88,6 +97,11 @@ export function templateSummary(sqs: readonly SubQueryState[], execute: boolean)
       return `${head}: ${total} row${total === 1 ? '' : 's'}${cut}. ${shown}${more}.`;
     })
     .join('\n');
+}
+
+/** model_sees aggregates: the result's columns the plan computes with an aggregate (none when unknown). */
+function aggregatesOnly(sq: SubQueryState): readonly boolean[] | null {
+  return sq.plan && sq.snapshot ? aggregateColumns(sq.plan, sq.snapshot) : null;
 }
 
 function formatOf(sqs: readonly SubQueryState[], execute: boolean): FinalAnswer['format_type'] {

@@ -16,7 +16,8 @@ import { VerifiedQueries } from '../../verified/verified-queries';
 import type { SchemaSnapshot } from '../../datasources/schema';
 import { EngineError, PlanRejectedError, RefusalError } from '../../errors';
 import { importSql, paramNames, PlanError } from '../../plan';
-import { roleScope } from '../../policy/rbac';
+import { cacheScope } from '../../policy/cache-scope';
+import { modelSeesFor, withoutQuotedValues } from '../../policy/model-sees';
 import { verifiedVisibleTo } from '../../policy/verified-visibility';
 import { plannerExamples } from './planner-examples';
 import { PlanCache } from '../plan-cache';
@@ -64,20 +65,31 @@ export class AstPlanner implements SubQueryNode {
   }
 
   async run(attempt: SubQueryAttempt, ctx: RunContext): Promise<void> {
-    const { sq, run: state, previous } = attempt;
+    const { sq, run: state } = attempt;
     const snapshot = sq.snapshot;
     if (!snapshot)
       throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
-    const schemaText = await this.schemaText(sq, snapshot, state);
+    // model_sees none: no stored value in the prompt, no example (its literals are other questions'
+    // values), and a database error sent back loses the values it quotes.
+    const blind = modelSeesFor(this.config.policies.roles, state.request.caller.roles).level === 'none';
+    const schemaText = await this.schemaText(sq, snapshot, state, !blind);
     const config = this.datasources.get(sq.datasourceId)?.config;
     const knowledge = config ? knowledgeText(config, sq.intent, snapshot.dialect) : '';
-    const examples = await plannerExamples(sq, snapshot, {
-      verified: state.request.useVerified === false ? NO_VERIFIED : this.verified,
-      planCache: this.planCache,
-      index: this.index,
-      roleScope: roleScope(this.config.policies.roles, state.request.caller.roles),
-      visible: verifiedVisibleTo(state.request.caller.roles, this.config.policies.roles, () => snapshot),
-    });
+    if (blind && attempt.previous)
+      attempt = { ...attempt, previous: withoutQuotedValues(attempt.previous, snapshot) };
+    const examples = blind
+      ? []
+      : await plannerExamples(sq, snapshot, {
+          verified: state.request.useVerified === false ? NO_VERIFIED : this.verified,
+          planCache: this.planCache,
+          index: this.index,
+          roleScope: cacheScope(
+            this.config.policies.roles,
+            state.request.caller.roles,
+            state.request.caller.attributes,
+          ),
+          visible: verifiedVisibleTo(state.request.caller.roles, this.config.policies.roles, () => snapshot),
+        });
     if (ctx.models.plannerFormat(AGENTS.planner) === 'sql') {
       await this.draftSql(
         attempt,
@@ -95,7 +107,7 @@ export class AstPlanner implements SubQueryNode {
       [
         {
           role: 'user',
-          content: plannerUserMessage({ question: sq.intent, examples, previous }),
+          content: plannerUserMessage({ question: sq.intent, examples, previous: attempt.previous }),
         },
       ],
       PLANNER_OUTPUT_SCHEMA,
@@ -159,7 +171,12 @@ export class AstPlanner implements SubQueryNode {
     sq.planSource = 'llm';
   }
 
-  private schemaText(sq: SubQueryState, snapshot: SchemaSnapshot, state: RunState): Promise<string> {
+  private schemaText(
+    sq: SubQueryState,
+    snapshot: SchemaSnapshot,
+    state: RunState,
+    withValues: boolean,
+  ): Promise<string> {
     return plannerSchemaText({
       question: sq.intent,
       datasourceId: sq.datasourceId,
@@ -168,6 +185,7 @@ export class AstPlanner implements SubQueryNode {
       policies: this.config.policies.roles,
       roles: state.request.caller.roles,
       preferredTables: this.datasources.get(sq.datasourceId)?.config.preferred_tables ?? [],
+      withValues,
     });
   }
 }

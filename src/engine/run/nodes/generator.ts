@@ -44,7 +44,10 @@ export class Generator implements SubQueryNode {
       }
       throw err;
     }
-    sq.sql = sq.verified ? sq.verified.sql : compiled.displaySql;
+    // A verified query shows its own SQL, unless a row filter or a mask changed what runs: the
+    // SQL shown is then what ran, filters included.
+    const reshaped = cleared.applied.some((p) => p.kind !== 'model_sees');
+    sq.sql = sq.verified && !reshaped ? sq.verified.sql : compiled.displaySql;
     sq.params = compiled.params;
     sq.datasourceRowCap = cap;
     sq.appliedRowCap = compiled.rowCapApplied;
@@ -56,12 +59,13 @@ export class Generator implements SubQueryNode {
     const { sq, run } = attempt;
     if (!sq.plan || !sq.snapshot)
       throw new EngineError('DATASOURCE_UNAVAILABLE', `no schema for datasource '${sq.datasourceId}'`);
-    const roles = run.request.caller.roles;
+    const { roles, attributes } = run.request.caller;
     const decision = decidePlan(
       sq.plan,
-      { datasourceId: sq.datasourceId, roles, snapshot: sq.snapshot },
+      { datasourceId: sq.datasourceId, roles, snapshot: sq.snapshot, attributes },
       this.config.policies.roles,
     );
+    sq.policiesApplied = decision.kind === 'cleared' ? decision.cleared.applied : [];
     switch (decision.kind) {
       case 'cleared':
         if (!sq.validation.some((v) => v.name === 'policy'))

@@ -41,7 +41,10 @@ export function checkAnswer(
         detail: { row_cap: sq.datasourceRowCap },
       });
     }
-    if (sq.rowCount === 0 && sq.plan && sq.snapshot)
+    // The known values are the table's samples: under a row filter or a mask they include values
+    // of rows or columns the caller may not see, so they are not quoted to it.
+    const narrowed = sq.policiesApplied.some((p) => p.kind !== 'model_sees');
+    if (sq.rowCount === 0 && sq.plan && sq.snapshot && !narrowed)
       findings.push(...unseenFilterValues(sq, sq.plan, sq.snapshot));
   }
   return findings;

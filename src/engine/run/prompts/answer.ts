@@ -20,8 +20,17 @@ export const ANSWER_SYSTEM = [
   'When only the first rows of a result are shown, do not describe the rows not shown.',
 ].join('\n');
 
-/** The answer's user message. */
-export function describeResults(question: string, sqs: readonly SubQueryState[], execute: boolean): string {
+/**
+ * The answer's user message. `shownColumns` (model_sees aggregates) says which columns of a result
+ * the model may read; the others are named with their values withheld (all of them when it
+ * answers null).
+ */
+export function describeResults(
+  question: string,
+  sqs: readonly SubQueryState[],
+  execute: boolean,
+  shownColumns?: (sq: SubQueryState) => readonly boolean[] | null,
+): string {
   const parts = [`Question: ${question}`];
   for (const s of sqs) {
     if (!execute || !s.rows) {
@@ -29,14 +38,24 @@ export function describeResults(question: string, sqs: readonly SubQueryState[],
       continue;
     }
     const cut = s.truncated ? ` (cut at its row cap of ${s.datasourceRowCap}: more rows exist)` : '';
-    const shown = s.rows.rows.slice(0, PROMPT_ROWS);
+    const flags = shownColumns ? shownColumns(s) : undefined;
+    const keep = s.rows.columns.map((_, i) =>
+      flags === undefined
+        ? true
+        : flags !== null && flags.length === s.rows!.columns.length && flags[i] === true,
+    );
+    const withheld = s.rows.columns.filter((_, i) => !keep[i]);
+    const note = withheld.length
+      ? `\n(values of ${withheld.join(', ')} withheld: the caller's role lets you see only the aggregates the query computes)`
+      : '';
+    const shown = keep.some(Boolean) ? s.rows.rows.slice(0, PROMPT_ROWS) : [];
     const more =
-      s.rows.rows.length > shown.length
+      shown.length && s.rows.rows.length > shown.length
         ? `\n(${s.rows.rows.length - shown.length} more rows of the sample not shown)`
         : '';
     parts.push(
-      `Sub-question: ${s.intent}\nColumns: ${s.rows.columns.join(', ')}\nRows: ${s.rowCount}${cut}\n` +
-        shown.map((r) => JSON.stringify(r)).join('\n') +
+      `Sub-question: ${s.intent}\nColumns: ${s.rows.columns.join(', ')}\nRows: ${s.rowCount}${cut}${note}\n` +
+        shown.map((r) => JSON.stringify(r.filter((_, i) => keep[i]))).join('\n') +
         more,
     );
   }

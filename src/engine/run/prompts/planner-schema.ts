@@ -20,14 +20,18 @@ export interface PlannerSchemaInput {
   readonly policies: RolePolicies;
   readonly roles: readonly string[];
   readonly preferredTables?: readonly string[];
+  /** False when the caller's roles let the model see no stored value (model_sees none): no samples, no matches. */
+  readonly withValues?: boolean;
 }
 
 export async function plannerSchemaText(input: PlannerSchemaInput): Promise<string> {
   const { question, datasourceId, snapshot, index } = input;
   const evidence = readableEvidence(input.policies, input.roles);
-  const values = index
-    ? valueHints(index.values(), question, datasourceId, snapshot, evidence.valueFilter?.accept)
-    : null;
+  const withValues = input.withValues ?? true;
+  const values =
+    index && withValues
+      ? valueHints(index.values(), question, datasourceId, snapshot, evidence.valueFilter?.accept)
+      : null;
   const preferred = input.preferredTables ?? [];
   const base = {
     datasourceId,
@@ -35,6 +39,7 @@ export async function plannerSchemaText(input: PlannerSchemaInput): Promise<stri
     roles: input.roles,
     preferredTables: preferred,
     values: values?.hints.size ? values.hints : null,
+    ...(withValues ? {} : { samples: 0 }),
   };
   if (!isLargeSchema(snapshot) || !index) return renderSchema(snapshot, base);
   const link = await index.linkSchema(question, datasourceId, {

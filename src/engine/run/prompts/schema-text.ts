@@ -4,12 +4,21 @@
  * estimate, the stored values the question names (`matches:`) and a few typical values (`e.g.`).
  * Models read DDL best of the schema formats published systems compared, and it shows them SQL's
  * own spelling of each value. Tables and columns a role may not read keep their names (so the
- * model can explain a refusal) but show no comment, no values and no statistics.
+ * model can explain a refusal) but show no comment, no values and no statistics. A masked column
+ * says so and shows no value, and a table the role reads only some rows of (a row filter) shows
+ * no value and no row estimate: both come from every row (policy/rbac.ts `valuesVisible`).
  */
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../datasources/schema';
 import type { MatchKind } from '../../index';
 import { textShape } from '../../index';
-import { canReadColumn, canReadTable, type RolePolicies } from '../../policy/rbac';
+import {
+  canReadColumn,
+  canReadTable,
+  isMaskedFor,
+  readsWholeTable,
+  valuesVisible,
+  type RolePolicies,
+} from '../../policy/rbac';
 
 export interface SchemaPromptOptions {
   readonly datasourceId: string;
@@ -99,7 +108,9 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     }
   }
   const notes: string[] = [];
-  if (readable && t.rowCountEstimate !== null) notes.push(`~${t.rowCountEstimate} rows`);
+  // A table the caller reads only some rows of: how many rows it holds in all is not its to know.
+  const whole = readable && readsWholeTable(opts.policies, opts.roles, opts.datasourceId, t.name);
+  if (whole && t.rowCountEstimate !== null) notes.push(`~${t.rowCountEstimate} rows`);
   if (!readable) notes.push('[not readable by your role]');
   if (readable && t.comment) notes.push(commentText(t.comment, TABLE_COMMENT_CHARS));
   const lines: { text: string; comment: string }[] = [];
@@ -124,12 +135,24 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
     let comment = '';
     if (!colReadable && readable) comment = '[not readable by your role]';
     if (colReadable) {
-      const values = valueComment(
-        c,
-        opts.values?.get(`${t.name}.${c.name}`.toLowerCase()),
-        sampleBudget(c, samples, c.name === singlePk || t.primaryKey.includes(c.name) || ref !== undefined),
-      );
-      comment = [c.comment ? commentText(c.comment, COLUMN_COMMENT_CHARS) : '', values]
+      // A masked column, or a table the caller reads only some rows of: no stored value (they come
+      // from every row, unmasked); the column's own comment still says what it holds.
+      const shown = valuesVisible(opts.policies, opts.roles, opts.datasourceId, t.name, c.name);
+      const values = !shown
+        ? ''
+        : valueComment(
+            c,
+            opts.values?.get(`${t.name}.${c.name}`.toLowerCase()),
+            sampleBudget(
+              c,
+              samples,
+              c.name === singlePk || t.primaryKey.includes(c.name) || ref !== undefined,
+            ),
+          );
+      const masked = isMaskedFor(opts.policies, opts.roles, opts.datasourceId, t.name, c.name)
+        ? MASKED_NOTE
+        : '';
+      comment = [masked, c.comment ? commentText(c.comment, COLUMN_COMMENT_CHARS) : '', values]
         .filter(Boolean)
         .join('; ');
     }
@@ -145,6 +168,9 @@ function renderTable(t: TableInfo, opts: SchemaPromptOptions, samples: number): 
   const head = `CREATE TABLE ${t.name} (${notes.length ? ` -- ${notes.join('; ')}` : ''}`;
   return [head, ...body, ');'].join('\n');
 }
+
+/** A masked column used anywhere but a select item is refused, and a refusal is not retried: say so. */
+const MASKED_NOTE = '[masked for your role: select it only; never filter, join, group or sort on it]';
 
 /**
  * How many typical values a column shows. A question names text values, so a text column shows

@@ -111,6 +111,8 @@ export type {
   NodeStartedEvent,
   PipelineErrorDto,
   PlanSource,
+  PolicyAppliedDto,
+  PolicyKind,
   QueryData,
   QueryError,
   QueryErrors,

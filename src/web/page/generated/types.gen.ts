@@ -52,7 +52,7 @@ export type QueryRequest = {
    */
   execute?: boolean;
   /**
-   * Ignored unless api.trust_body_role is true; then an RBAC payload holding a list under `roles` (and optionally `user_id`)
+   * Ignored unless api.trust_body_role is true; then an RBAC payload holding a list under `roles` (and optionally `user_id`, and `attributes`: an object of strings, the caller attributes row filters read as `:user.<name>`, only names declared in api.attributes)
    */
   user_context?: {
     [key: string]: unknown;
@@ -96,6 +96,26 @@ export type SubQueryStatus = 'success' | 'error' | 'dropped';
  * Where the plan came from. This service produces `llm` (the planner model), `cache` (the plan cache; still validated and executed) and `verified` (a verified query answered; no plan). `supplied`, `approved` and `chosen` are reserved by the spec for pinned plans and are not produced by this version.
  */
 export type PlanSource = 'llm' | 'cache' | 'verified' | 'supplied' | 'approved' | 'chosen';
+
+/**
+ * `row_filter`: a role's row filter on a table the sub-query reads; `mask`: a column it reads masked; `model_sees`: what the answer model was given of the result
+ */
+export type PolicyKind = 'row_filter' | 'mask' | 'model_sees';
+
+export type PolicyAppliedDto = {
+  /**
+   * `row_filter`: a role's row filter on a table the sub-query reads; `mask`: a column it reads masked; `model_sees`: what the answer model was given of the result
+   */
+  kind: PolicyKind;
+  /**
+   * `<datasource>.<table>`, `<datasource>.<table>.<column>`, or for model_sees its level (`aggregates`, `none`)
+   */
+  target: string;
+  /**
+   * The role whose policy it is
+   */
+  role: string;
+};
 
 export type SubQueryResponseDto = {
   id: string;
@@ -143,6 +163,10 @@ export type SubQueryResponseDto = {
    * True when the result reached `row_cap`, so rows may be missing
    */
   truncated: boolean;
+  /**
+   * The caller's row filters, column masks and model restriction that shaped this sub-query (empty when none did); the filters are in `sql`
+   */
+  policies_applied: Array<PolicyAppliedDto>;
 };
 
 /**
@@ -949,6 +973,16 @@ export type RunStartedData = {
   roles: Array<string>;
   datasource_id: string | null;
   execute: boolean;
+  /**
+   * Names of the caller's attributes (api.attribute_header), which row filters read; sorted
+   */
+  attributes: Array<string>;
+  /**
+   * Their values; only when api.event_attribute_values is true
+   */
+  attribute_values?: {
+    [key: string]: string;
+  };
 };
 
 export type RunStartedEvent = {
